@@ -1,0 +1,31 @@
+package org.lockspi;
+
+/**
+ * A capability a provider declares, in the manner of a JCA {@code Provider.Service} attribute.
+ *
+ * <p>A feature a provider lacks is a contract too: the operations that need it throw
+ * {@link UnsupportedOperationException}, and the conformance kit reports the tests of that feature as skipped,
+ * naming the missing feature.
+ */
+public enum LockFeature {
+    /** {@link LockService#mutex(String)}: a mutex that the holding thread may acquire again (hold counts). */
+    REENTRANT_MUTEX,
+    /** {@link LockService#nonReentrantMutex(String)}: a one-holder lock whose lease any thread may release. */
+    NON_REENTRANT_MUTEX,
+    /** {@link LockService#readWriteLock(String)}: shared readers, exclusive writers, write-to-read downgrade. */
+    READ_WRITE,
+    /** {@link LockService#semaphore(String, int)}: at most N leases on one name across all clients. */
+    SEMAPHORE,
+    /** Waiters are granted the lock in the order they asked for it (FIFO), across clients. */
+    FAIR,
+    /** A release wakes only the next waiter; no waiter polls and no release wakes every waiter. */
+    HERD_FREE,
+    /** {@link Lease#fencingToken()}: each new holder of a lock gets a token greater than every earlier holder's. */
+    FENCING_TOKENS,
+    /** Leases are kept alive by the provider (session heartbeats or renewal) for as long as the client lives. */
+    LEASE_RENEWAL,
+    /** A lease that may be or is lost says so through {@link Lease#state()} and tells its listeners. */
+    LOST_NOTIFICATION,
+    /** A holder whose process dies loses the lock within a bounded time (session timeout or lease time). */
+    CRASH_RELEASE
+}

@@ -1,0 +1,28 @@
+package org.lockspi.spi;
+
+/**
+ * How a backend tells the engine about its connection and its leases. Implemented by the engine and handed to
+ * {@link LockProvider#open(LockUri, BackendEvents)}.
+ *
+ * <p>Every method may be called from any thread, including the client library's event thread: it never
+ * blocks and never calls back into the backend. Listener callbacks run later on the service's own event thread.
+ */
+public interface BackendEvents {
+
+    /** The connection is suspended: every lease that is HELD turns UNCERTAIN. */
+    void connectionSuspended();
+
+    /**
+     * The connection is back and the session survived: every lease that is UNCERTAIN turns HELD again. A backend
+     * whose session did not survive reports {@link #leaseLost(BackendLease)} for each lease first.
+     */
+    void connectionRestored();
+
+    /**
+     * One lease is gone from the server. Call it after {@link BackendLease#isLost()} answers true. Calls for
+     * leases the engine does not (or no longer) know are ignored.
+     *
+     * @param lease the lost lease
+     */
+    void leaseLost(BackendLease lease);
+}
