@@ -1,0 +1,53 @@
+package org.lockspi.tck;
+
+import java.time.Duration;
+import org.lockspi.LockFeature;
+import org.lockspi.LockService;
+import org.lockspi.spi.LockProvider;
+
+/**
+ * What every contract of the TCK gets from the provider's test class. Contracts are interfaces extending this
+ * one, with {@code default} JUnit test methods; {@link LockProviderTck} implements them all.
+ */
+public interface TckContext {
+
+    /** @return the provider under test */
+    LockProvider provider();
+
+    /** @return the started backend */
+    TckBackend backend();
+
+    /** @return the URI clients open, the backend's URI plus the provider's parameters */
+    String clientUri();
+
+    /**
+     * Opens a new client (a separate {@link LockService}, hence a separate session) with the provider under test;
+     * the TCK closes it after the test.
+     *
+     * @return the open service
+     */
+    LockService openClient();
+
+    /**
+     * @param base a readable stem
+     * @return a lock name unique to this test run, valid by the name grammar
+     */
+    String uniqueName(String base);
+
+    /** @return how long after a holder dies the lock must be free: session timeout or lease time plus a margin */
+    Duration crashReleaseBound();
+
+    /**
+     * Skips the calling test, with a reason naming the feature, unless the provider declares it.
+     *
+     * @param feature the feature the test needs
+     */
+    void requireFeature(LockFeature feature);
+
+    /**
+     * Skips the calling test, with a reason naming the capability, unless the backend offers it.
+     *
+     * @param capability the capability the test needs
+     */
+    void requireCapability(TckBackend.Capability capability);
+}
