@@ -1,6 +1,13 @@
 package org.lockspi.internal;
 
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
 import org.lockspi.LockService;
+import org.lockspi.Locks;
+import org.lockspi.spi.BackendEvents;
+import org.lockspi.spi.LockBackend;
 import org.lockspi.spi.LockProvider;
 import org.lockspi.spi.LockUri;
 
@@ -10,11 +17,44 @@ public final class Engine {
     }
 
     /**
+     * Checks the URI's parameters against the provider's, then opens the backend.
+     *
      * @param provider the chosen provider
      * @param uri      the parsed URI, possibly with a {@code provider} parameter
      * @return the open service
      */
     public static LockService open(LockProvider provider, LockUri uri) {
-        throw new UnsupportedOperationException("engine: under construction");
+        LockUri forProvider = uri.withoutParameter(Locks.PROVIDER_PARAMETER);
+        Set<String> accepted = provider.parameters();
+        for (String parameter : forProvider.parameters().keySet()) {
+            if (!accepted.contains(parameter)) {
+                throw new IllegalArgumentException("unknown parameter '" + parameter + "' for lock provider '"
+                        + provider.name() + "' (it accepts " + new TreeSet<>(accepted) + " and "
+                        + Locks.PROVIDER_PARAMETER + "): " + uri);
+            }
+        }
+        return open(provider, forProvider.toString(), events -> provider.open(forProvider, events));
+    }
+
+    /**
+     * Opens a service on a backend made by {@code opener}.
+     *
+     * @param provider    the provider, for its name and features
+     * @param description what the service is connected to, without credentials
+     * @param opener      makes the backend, given the events it must report to
+     * @return the open service
+     */
+    public static LockService open(LockProvider provider, String description,
+                                   Function<BackendEvents, LockBackend> opener) {
+        Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(description, "description");
+        Objects.requireNonNull(opener, "opener");
+        EngineService service = new EngineService(provider, description);
+        LockBackend backend = opener.apply(service.backendEvents());
+        if (backend == null) {
+            throw new IllegalStateException("provider '" + provider.name() + "' opened no backend for " + description);
+        }
+        service.attach(backend);
+        return service;
     }
 }

@@ -1,0 +1,315 @@
+package org.lockspi.internal;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.lockspi.Acquirable;
+import org.lockspi.DistributedLock;
+import org.lockspi.Lease;
+import org.lockspi.LeaseListener;
+import org.lockspi.LeaseState;
+import org.lockspi.LockFeature;
+import org.lockspi.LockService;
+import org.lockspi.ReadWriteLock;
+import org.lockspi.Semaphore;
+import org.lockspi.spi.AcquireRequest;
+import org.lockspi.spi.BackendEvents;
+import org.lockspi.spi.BackendLease;
+import org.lockspi.spi.LockBackend;
+import org.lockspi.spi.LockKind;
+import org.lockspi.spi.LockProvider;
+
+/**
+ * The engine's {@link LockService}: the handle cache, the registry of live holds, lease state from backend
+ * events, and listener dispatch on one event thread. Its monitor guards every hold's state.
+ */
+final class EngineService implements LockService {
+    private static final System.Logger LOG = System.getLogger(EngineService.class.getName());
+    private static final AtomicInteger SERVICES = new AtomicInteger();
+
+    private final LockProvider provider;
+    private final String description;
+    private final Set<LockFeature> features;
+    private final Map<String, Object> handles = new ConcurrentHashMap<>();
+    private final Map<BackendLease, Hold> holds = new IdentityHashMap<>(); // guarded by this
+    private final int id = SERVICES.incrementAndGet();
+    private volatile LockBackend backend;
+    private volatile boolean closed;
+    private boolean suspended; // guarded by this
+    private ExecutorService events; // guarded by this; created on first use
+    private volatile Thread eventThread;
+
+    EngineService(LockProvider provider, String description) {
+        this.provider = provider;
+        this.description = description;
+        this.features = Set.copyOf(provider.features());
+    }
+
+    /** Completes construction with the backend the provider opened. */
+    void attach(LockBackend backend) {
+        this.backend = backend;
+    }
+
+    /** @return what the backend reports to */
+    BackendEvents backendEvents() {
+        return new Events();
+    }
+
+    LockBackend backend() {
+        return backend;
+    }
+
+    void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("lock service is closed: " + description);
+        }
+    }
+
+    void requireFeature(LockFeature feature, String what) {
+        if (!features.contains(feature)) {
+            throw new UnsupportedOperationException("provider '" + provider.name() + "' does not support " + what
+                    + " (it lacks " + feature + "; it has " + features + ")");
+        }
+    }
+
+    // ---- handles -------------------------------------------------------------------------------------------
+
+    @Override
+    public DistributedLock mutex(String name) {
+        return handle(name, LockFeature.REENTRANT_MUTEX, "a mutex", ThreadOwnedLock.class,
+                () -> new ThreadOwnedLock(this, name, LockKind.MUTEX, null));
+    }
+
+    @Override
+    public Acquirable nonReentrantMutex(String name) {
+        LeaseLock lock = handle(name, LockFeature.NON_REENTRANT_MUTEX, "a non-reentrant mutex", LeaseLock.class,
+                () -> new LeaseLock(this, name, AcquireRequest.exclusive(LockKind.NON_REENTRANT_MUTEX, name)));
+        if (lock.request().kind() != LockKind.NON_REENTRANT_MUTEX) {
+            throw inUse(name, lock, "a non-reentrant mutex");
+        }
+        return lock;
+    }
+
+    @Override
+    public ReadWriteLock readWriteLock(String name) {
+        return handle(name, LockFeature.READ_WRITE, "a read-write lock", ReadWriteLockImpl.class,
+                () -> new ReadWriteLockImpl(this, name));
+    }
+
+    @Override
+    public Semaphore semaphore(String name, int permits) {
+        if (permits < 1) {
+            throw new IllegalArgumentException("permits < 1: " + permits);
+        }
+        LeaseLock lock = handle(name, LockFeature.SEMAPHORE, "a semaphore", LeaseLock.class,
+                () -> new LeaseLock(this, name, AcquireRequest.semaphore(name, permits)));
+        if (lock.request().kind() != LockKind.SEMAPHORE) {
+            throw inUse(name, lock, "a semaphore");
+        }
+        if (lock.permits() != permits) {
+            throw new IllegalArgumentException("semaphore '" + name + "' has " + lock.permits()
+                    + " permits in this service, asked for: " + permits);
+        }
+        return lock;
+    }
+
+    private <T> T handle(String name, LockFeature feature, String what, Class<T> type,
+                         java.util.function.Supplier<T> factory) {
+        Names.check(name);
+        checkOpen();
+        requireFeature(feature, what);
+        Object handle = handles.computeIfAbsent(name, n -> factory.get());
+        if (!type.isInstance(handle)) {
+            throw inUse(name, handle, what);
+        }
+        return type.cast(handle);
+    }
+
+    private static IllegalArgumentException inUse(String name, Object handle, String what) {
+        return new IllegalArgumentException("lock name '" + name + "' is in use in this service as a "
+                + handle + "; asked for it as " + what);
+    }
+
+    @Override
+    public String providerName() {
+        return provider.name();
+    }
+
+    @Override
+    public Set<LockFeature> features() {
+        return features;
+    }
+
+    // ---- holds and state ------------------------------------------------------------------------------------
+
+    /** Registers a new server acquisition, in the state the connection is in now. */
+    Hold register(LockKind kind, String name, BackendLease backendLease, Thread owner, ThreadOwnedLock lock) {
+        LeaseState initial;
+        synchronized (this) {
+            if (!closed) {
+                initial = backendLease.isLost() ? LeaseState.LOST
+                        : suspended ? LeaseState.UNCERTAIN : LeaseState.HELD;
+                Hold hold = new Hold(this, kind, name, backendLease, owner, lock, initial);
+                if (initial != LeaseState.LOST) {
+                    holds.put(backendLease, hold);
+                }
+                return hold;
+            }
+        }
+        // Closed while the backend was granting: give it back and fail like any acquisition on a closed service.
+        IllegalStateException closedNow = new IllegalStateException("lock service is closed: " + description);
+        try {
+            backendLease.release();
+        } catch (RuntimeException e) {
+            closedNow.addSuppressed(e);
+        }
+        throw closedNow;
+    }
+
+    /** Releases one lease; the last lease of a hold releases it on the server. */
+    void release(Hold hold, Lease lease) {
+        if (!hold.removeLease((LeaseImpl) lease)) {
+            return;
+        }
+        synchronized (this) {
+            holds.remove(hold.backendLease);
+            if (closed) {
+                return; // the backend's close freed it
+            }
+        }
+        if (hold.lock != null) {
+            hold.lock.detach(hold);
+        }
+        hold.backendLease.release();
+    }
+
+    /** Queues one listener call on the event thread. Caller holds this monitor. */
+    void dispatch(LeaseListener listener, Lease lease, LeaseState previous, LeaseState current) {
+        if (closed) {
+            return;
+        }
+        if (events == null) {
+            events = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "lockspi-events-" + provider.name() + "-" + id);
+                t.setDaemon(true);
+                eventThread = t;
+                return t;
+            });
+        }
+        events.execute(() -> {
+            try {
+                listener.stateChanged(lease, previous, current);
+            } catch (RuntimeException | Error e) {
+                LOG.log(System.Logger.Level.WARNING, "lease listener " + listener + " failed on " + lease, e);
+            }
+        });
+    }
+
+    private final class Events implements BackendEvents {
+        @Override
+        public void connectionSuspended() {
+            synchronized (EngineService.this) {
+                suspended = true;
+                for (Hold hold : holds.values()) {
+                    if (hold.state() == LeaseState.HELD) {
+                        hold.transition(LeaseState.UNCERTAIN);
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void connectionRestored() {
+            synchronized (EngineService.this) {
+                suspended = false;
+                for (Hold hold : holds.values()) {
+                    if (hold.state() == LeaseState.UNCERTAIN) {
+                        hold.transition(LeaseState.HELD);
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void leaseLost(BackendLease lease) {
+            Hold hold;
+            synchronized (EngineService.this) {
+                hold = holds.remove(lease);
+                if (hold == null) {
+                    return;
+                }
+                hold.transition(LeaseState.LOST);
+            }
+            if (hold.lock != null) {
+                hold.lock.detach(hold);
+            }
+        }
+    }
+
+    // ---- lifecycle --------------------------------------------------------------------------------------------
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public void close() {
+        List<Hold> ended;
+        ExecutorService dispatcher;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            ended = new ArrayList<>(holds.values());
+            holds.clear();
+            for (Hold hold : ended) {
+                hold.transition(LeaseState.RELEASED);
+            }
+            dispatcher = events;
+        }
+        for (Hold hold : ended) {
+            if (hold.lock != null) {
+                hold.lock.detach(hold);
+            }
+        }
+        RuntimeException failure = null;
+        try {
+            LockBackend b = backend;
+            if (b != null) {
+                b.close();
+            }
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        if (dispatcher != null) {
+            dispatcher.shutdown();
+            if (Thread.currentThread() != eventThread) {
+                try {
+                    if (!dispatcher.awaitTermination(5, TimeUnit.SECONDS)) {
+                        LOG.log(System.Logger.Level.WARNING, "a lease listener of " + description
+                                + " is still running 5 s after close");
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LockService[" + provider.name() + ", " + description + (closed ? ", closed" : "") + "]";
+    }
+}

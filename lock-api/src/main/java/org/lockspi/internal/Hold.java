@@ -1,0 +1,133 @@
+package org.lockspi.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.lockspi.LeaseState;
+import org.lockspi.spi.BackendLease;
+import org.lockspi.spi.LockKind;
+
+/**
+ * One acquisition on the server and the leases that share it: one lease for a lease-style lock, one per
+ * nested acquisition for a thread-owned lock. State changes are guarded by the service's monitor.
+ */
+final class Hold {
+    final EngineService service;
+    final LockKind kind;
+    final String name;
+    final BackendLease backendLease;
+    /** The owning thread for thread-owned kinds, else null (any thread may release). */
+    final Thread owner;
+    /** Where this hold is registered per thread, for thread-owned kinds; else null. */
+    final ThreadOwnedLock lock;
+
+    // guarded by service
+    private LeaseState state;
+    private LeaseState previous;
+    private final List<LeaseImpl> leases = new ArrayList<>(1);
+
+    Hold(EngineService service, LockKind kind, String name, BackendLease backendLease, Thread owner,
+         ThreadOwnedLock lock, LeaseState initial) {
+        this.service = service;
+        this.kind = kind;
+        this.name = name;
+        this.backendLease = backendLease;
+        this.owner = owner;
+        this.lock = lock;
+        this.state = initial;
+        this.previous = initial;
+    }
+
+    /** @return the current state */
+    LeaseState state() {
+        synchronized (service) {
+            return state;
+        }
+    }
+
+    /** @return the state before the last change (the current state if it never changed) */
+    LeaseState previous() {
+        synchronized (service) {
+            return previous;
+        }
+    }
+
+    /**
+     * The lease of the acquisition that created this hold; it exists even if the hold was lost on arrival, so
+     * the caller sees the loss.
+     *
+     * @return the lease
+     */
+    LeaseImpl firstLease() {
+        synchronized (service) {
+            LeaseImpl lease = new LeaseImpl(this);
+            leases.add(lease);
+            return lease;
+        }
+    }
+
+    /**
+     * Adds a lease for a nested acquisition by the owning thread, unless the hold has ended.
+     *
+     * @return the lease, or null if the hold is LOST or RELEASED
+     */
+    LeaseImpl nestedLease() {
+        synchronized (service) {
+            if (state.isTerminal()) {
+                return null;
+            }
+            LeaseImpl lease = new LeaseImpl(this);
+            leases.add(lease);
+            return lease;
+        }
+    }
+
+    /** @return the leases not yet released, a snapshot */
+    List<LeaseImpl> liveLeases() {
+        synchronized (service) {
+            return new ArrayList<>(leases);
+        }
+    }
+
+    /**
+     * Moves the state and tells the listeners of every live lease. Caller holds the service monitor.
+     *
+     * @return whether the state changed
+     */
+    boolean transition(LeaseState to) {
+        if (state == to || state.isTerminal()) {
+            return false;
+        }
+        previous = state;
+        state = to;
+        if (to != LeaseState.RELEASED) {
+            for (LeaseImpl lease : leases) {
+                lease.fire(previous, to);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Removes one lease; the last one ends the hold.
+     *
+     * @return whether that was the last lease, so the backend lease must be released
+     */
+    boolean removeLease(LeaseImpl lease) {
+        synchronized (service) {
+            leases.remove(lease);
+            if (!leases.isEmpty()) {
+                return false;
+            }
+            if (!state.isTerminal()) {
+                previous = state;
+                state = LeaseState.RELEASED;
+            }
+            return true;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return kind + " '" + name + "' " + state();
+    }
+}

@@ -1,0 +1,92 @@
+package org.lockspi.internal;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.lockspi.Lease;
+import org.lockspi.LeaseListener;
+import org.lockspi.LeaseState;
+import org.lockspi.LockFeature;
+
+/** The application's view of one acquisition: a {@link Hold} plus this lease's own release flag. */
+final class LeaseImpl implements Lease {
+    private final Hold hold;
+    private final AtomicBoolean released = new AtomicBoolean();
+    private final List<LeaseListener> listeners = new CopyOnWriteArrayList<>();
+
+    LeaseImpl(Hold hold) {
+        this.hold = hold;
+    }
+
+    @Override
+    public String lockName() {
+        return hold.name;
+    }
+
+    @Override
+    public long fencingToken() {
+        hold.service.requireFeature(LockFeature.FENCING_TOKENS, "fencing tokens");
+        return hold.backendLease.fencingToken();
+    }
+
+    @Override
+    public LeaseState state() {
+        return released.get() ? LeaseState.RELEASED : hold.state();
+    }
+
+    @Override
+    public void addListener(LeaseListener listener) {
+        Objects.requireNonNull(listener, "listener is null");
+        hold.service.requireFeature(LockFeature.LOST_NOTIFICATION, "lease listeners");
+        listeners.add(listener);
+        synchronized (hold.service) {
+            LeaseState now = state();
+            if (now == LeaseState.UNCERTAIN || now == LeaseState.LOST) {
+                hold.service.dispatch(listener, this, hold.previous(), now);
+            }
+        }
+    }
+
+    @Override
+    public void removeListener(LeaseListener listener) {
+        Objects.requireNonNull(listener, "listener is null");
+        listeners.remove(listener);
+    }
+
+    /** Queues a state change for every listener. Caller holds the service monitor. */
+    void fire(LeaseState previous, LeaseState current) {
+        if (released.get()) {
+            return;
+        }
+        for (LeaseListener listener : listeners) {
+            hold.service.dispatch(listener, this, previous, current);
+        }
+    }
+
+    @Override
+    public void release() {
+        if (released.get()) {
+            return;
+        }
+        if (hold.owner != null && hold.owner != Thread.currentThread()) {
+            throw new IllegalMonitorStateException("lease of " + hold.kind.toString().toLowerCase(java.util.Locale.ROOT)
+                    + " '" + hold.name + "' belongs to thread '" + hold.owner.getName()
+                    + "' and must be released by it, not by '" + Thread.currentThread().getName() + "'");
+        }
+        if (!released.compareAndSet(false, true)) {
+            return;
+        }
+        hold.service.release(hold, this);
+    }
+
+    @Override
+    public void close() {
+        release();
+    }
+
+    @Override
+    public String toString() {
+        return "Lease[" + hold.kind + " '" + hold.name + "', " + state() + "]";
+    }
+}

@@ -1,0 +1,37 @@
+package org.lockspi.internal;
+
+import org.lockspi.ReadWriteLock;
+import org.lockspi.spi.LockKind;
+
+/** The two halves of a read-write lock; they consult each other for downgrade and upgrade refusal. */
+final class ReadWriteLockImpl implements ReadWriteLock {
+    private final String name;
+    private final ThreadOwnedLock read;
+    private final ThreadOwnedLock write;
+
+    ReadWriteLockImpl(EngineService service, String name) {
+        this.name = name;
+        this.read = new ThreadOwnedLock(service, name, LockKind.READ, this);
+        this.write = new ThreadOwnedLock(service, name, LockKind.WRITE, this);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public ThreadOwnedLock readLock() {
+        return read;
+    }
+
+    @Override
+    public ThreadOwnedLock writeLock() {
+        return write;
+    }
+
+    @Override
+    public String toString() {
+        return "read-write lock '" + name + "'";
+    }
+}

@@ -1,0 +1,89 @@
+package org.lockspi.internal;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.lockspi.DistributedLock;
+import org.lockspi.spi.AcquireRequest;
+import org.lockspi.spi.BackendLease;
+import org.lockspi.spi.Deadline;
+import org.lockspi.spi.LockKind;
+
+/**
+ * A reentrant lock owned by a thread: the mutex and both halves of a read-write lock. One server acquisition
+ * per thread; nested acquisitions add leases to that thread's {@link Hold}.
+ */
+final class ThreadOwnedLock extends AbstractAcquirable implements DistributedLock {
+    private final LockKind kind;
+    /** The read-write lock this is a half of, or null for the mutex. */
+    private final ReadWriteLockImpl readWrite;
+    private final Map<Thread, Hold> holds = new ConcurrentHashMap<>();
+
+    ThreadOwnedLock(EngineService service, String name, LockKind kind, ReadWriteLockImpl readWrite) {
+        super(service, name);
+        this.kind = kind;
+        this.readWrite = readWrite;
+    }
+
+    @Override
+    LeaseImpl acquire(Deadline deadline) throws InterruptedException {
+        service.checkOpen();
+        Thread me = Thread.currentThread();
+        Hold held = holds.get(me);
+        if (held != null) {
+            LeaseImpl nested = held.nestedLease();
+            if (nested != null) {
+                return nested;
+            }
+            holds.remove(me, held); // lost meanwhile: acquire afresh
+        }
+        AcquireRequest request;
+        if (kind == LockKind.WRITE) {
+            if (readWrite.readLock().heldBy(me) != null && readWrite.writeLock().heldBy(me) == null) {
+                throw new IllegalMonitorStateException("read-to-write upgrade refused: thread '" + me.getName()
+                        + "' holds the read lock of '" + name + "'; release it before acquiring the write lock");
+            }
+            request = AcquireRequest.exclusive(LockKind.WRITE, name);
+        } else if (kind == LockKind.READ) {
+            Hold write = readWrite.writeLock().heldBy(me);
+            request = AcquireRequest.read(name, write == null ? null : write.backendLease);
+        } else {
+            request = AcquireRequest.exclusive(kind, name);
+        }
+        BackendLease backendLease = acquireFromBackend(request, deadline);
+        if (backendLease == null) {
+            return null;
+        }
+        Hold hold = service.register(kind, name, backendLease, me, this);
+        if (!hold.state().isTerminal()) {
+            holds.put(me, hold);
+        }
+        return hold.firstLease();
+    }
+
+    /** @return the live hold of a thread, or null */
+    Hold heldBy(Thread thread) {
+        Hold hold = holds.get(thread);
+        return hold != null && !hold.state().isTerminal() ? hold : null;
+    }
+
+    /** Forgets a thread's hold once it is lost or released. */
+    void detach(Hold hold) {
+        holds.remove(hold.owner, hold);
+    }
+
+    @Override
+    public boolean isHeldByCurrentThread() {
+        return heldBy(Thread.currentThread()) != null;
+    }
+
+    @Override
+    public int holdCount() {
+        Hold hold = heldBy(Thread.currentThread());
+        return hold == null ? 0 : hold.liveLeases().size();
+    }
+
+    @Override
+    public String toString() {
+        return kind.toString().toLowerCase(java.util.Locale.ROOT) + " lock '" + name + "'";
+    }
+}
