@@ -26,9 +26,8 @@ public interface TckBackend extends AutoCloseable {
         /** {@link #removeEmptyParents(String)} works. */
         PARENT_REMOVAL,
         /**
-         * Clients in other JVM processes on this machine reach the server through {@link #uri()}: true of every
-         * real server, false of an in-JVM fixture such as the TCK's own in-memory reference server. The
-         * cross-process and crash contracts need it.
+         * Clients in other JVM processes on this machine reach the server at {@link #uri()} (a real server does;
+         * an in-memory one does not); the cross-process and crash contracts need it.
          */
         OTHER_PROCESSES
     }
