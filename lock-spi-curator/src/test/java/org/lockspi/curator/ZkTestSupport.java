@@ -56,7 +56,7 @@ abstract class ZkTestSupport {
         List<Thread> found = new ArrayList<>();
         for (Thread t : Thread.getAllStackTraces().keySet()) {
             String n = t.getName();
-            if (t.isAlive() && (n.contains("SendThread") || n.contains("EventThread") || n.startsWith("Curator-"))) {
+            if (t.isAlive() && (n.contains("SendThread") || n.contains("EventThread") || n.startsWith("Curator-") || n.startsWith("lockspi-curator-"))) {
                 found.add(t);
             }
         }

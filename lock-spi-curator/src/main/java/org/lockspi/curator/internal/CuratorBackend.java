@@ -5,7 +5,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
@@ -40,7 +43,11 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     /** How long close() waits for interrupted acquisitions to clean up before it ends the session. */
     private static final long CLOSE_WAIT_MILLIS = 10_000;
 
+    private static final AtomicInteger CLIENTS = new AtomicInteger();
+
     private final CuratorFramework client;
+    /** The client's notify thread, for a client of our own; null on an application's client. */
+    private final ExecutorService notifier;
     private final boolean ownsClient;
     private final String basePath;
     private final BackendEvents events;
@@ -57,9 +64,11 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     private final Set<Thread> interruptedByClose = new HashSet<>(); // guarded by gate
     private volatile boolean closed;
 
-    private CuratorBackend(CuratorFramework client, boolean ownsClient, String basePath, BackendEvents events,
-                           String description) {
+    private CuratorBackend(CuratorFramework client, ExecutorService notifier, String basePath,
+                           BackendEvents events, String description) {
         this.client = client;
+        this.notifier = notifier;
+        this.ownsClient = notifier != null;
         this.ownsClient = ownsClient;
         this.basePath = basePath;
         this.events = events;
@@ -80,21 +89,33 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     public static CuratorBackend connect(LockUri uri, BackendEvents events) {
         Settings settings = Settings.of(uri);
         String where = "ZooKeeper at " + uri.hostList();
-        CuratorFramework client = settings.newClient();
+        int id = CLIENTS.incrementAndGet();
+        ExecutorService notifier = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "lockspi-curator-notify-" + id);
+            t.setDaemon(true);
+            return t;
+        });
+        CuratorFramework client;
+        try {
+            client = settings.newClient(notifier);
+        } catch (RuntimeException e) {
+            notifier.shutdownNow();
+            throw e;
+        }
         try {
             client.start();
             if (!client.blockUntilConnected((int) settings.connectTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new LockConnectionException("cannot connect to " + where + " within "
                         + settings.connectTimeout + " (connectTimeout)");
             }
-            return new CuratorBackend(client, true, settings.basePath(), events, uri.toString());
+            return new CuratorBackend(client, notifier, settings.basePath(), events, uri.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             LockConnectionException failure = new LockConnectionException("interrupted while connecting to " + where, e);
-            closeQuietly(client, failure);
+            closeQuietly(client, notifier, failure);
             throw failure;
         } catch (RuntimeException e) {
-            closeQuietly(client, e);
+            closeQuietly(client, notifier, e);
             throw e instanceof LockConnectionException || e instanceof IllegalArgumentException ? e
                     : new LockConnectionException("cannot connect to " + where + ": " + e, e);
         }
@@ -124,7 +145,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             Thread.currentThread().interrupt();
             throw new LockConnectionException("interrupted while waiting for the Curator client: " + description, e);
         }
-        return new CuratorBackend(client, false, basePath, events, description);
+        return new CuratorBackend(client, null, basePath, events, description);
     }
 
     /**
@@ -499,7 +520,11 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         client.getConnectionStateListenable().removeListener(this);
         if (ownsClient) {
             live.clear();
-            client.close(); // ends the session: the server deletes every node of ours
+            try {
+                client.close(); // ends the session: the server deletes every node of ours
+            } finally {
+                notifier.shutdownNow();
+            }
             return;
         }
         // the application's client lives on: delete our nodes, and only ours
@@ -524,11 +549,13 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         }
     }
 
-    private static void closeQuietly(CuratorFramework client, Exception failure) {
+    private static void closeQuietly(CuratorFramework client, ExecutorService notifier, Exception failure) {
         try {
             client.close();
         } catch (RuntimeException e) {
             failure.addSuppressed(e);
+        } finally {
+            notifier.shutdownNow();
         }
     }
 

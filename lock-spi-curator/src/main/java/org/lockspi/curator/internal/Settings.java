@@ -3,6 +3,7 @@ package org.lockspi.curator.internal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -58,9 +59,13 @@ public final class Settings {
         return new Settings(uri);
     }
 
-    /** @return an unstarted client for these settings, without a namespace */
-    CuratorFramework newClient() {
+    /**
+     * @param notifier runs Curator's watcher wake-ups; Curator never shuts down the one it would make itself
+     * @return an unstarted client for these settings, without a namespace
+     */
+    CuratorFramework newClient(Executor notifier) {
         CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
+                .runSafeService(notifier)
                 .connectString(uri.hostList())
                 .sessionTimeoutMs(toIntMillis(sessionTimeout))
                 .connectionTimeoutMs(toIntMillis(connectTimeout))
