@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.lockspi.fixture.MemoryBackend;
 
@@ -246,6 +248,35 @@ class LeaseEventsTest extends EngineTestBase {
         backend.events().connectionRestored();
         kept.expect(lease, LeaseState.UNCERTAIN, LeaseState.HELD);
         assertTrue(removed.calls.isEmpty());
+        lease.release();
+    }
+
+    /**
+     * A change that happens while addListener runs reaches the new listener once, not twice (once as a change and
+     * once as "already UNCERTAIN"). White box: the service's monitor guards lease state, so holding it parks
+     * addListener inside, and the suspension is reported while it is parked.
+     */
+    @Test
+    void changeDuringAddListenerIsToldOnce() throws Throwable {
+        Lease lease = service.mutex("m").acquire();
+        Recorder r = new Recorder();
+        FutureTask<Void> adding;
+        AtomicReference<Thread> adder = new AtomicReference<>();
+        synchronized (service) {
+            adding = start("adder", () -> {
+                adder.set(Thread.currentThread());
+                lease.addListener(r);
+                return null;
+            });
+            while ((adder.get() == null || adder.get().getState() != Thread.State.BLOCKED) && !adding.isDone()) {
+                Thread.onSpinWait();
+            }
+            backend.events().connectionSuspended();
+        }
+        await(adding);
+        r.expect(lease, LeaseState.HELD, LeaseState.UNCERTAIN);
+        drain(lease);
+        assertTrue(r.calls.isEmpty(), () -> "told twice: " + r.calls);
         lease.release();
     }
 
