@@ -358,6 +358,26 @@ class LockSemanticsTest extends EngineTestBase {
     }
 
     @Test
+    void interruptBeforeANestedAcquire() throws Exception {
+        DistributedLock lock = service.mutex("m");
+        Lease held = lock.acquire();
+        Thread.currentThread().interrupt();
+        assertThrows(InterruptedException.class, lock::acquire, "as ReentrantLock.lockInterruptibly does");
+        assertFalse(Thread.interrupted());
+        Thread.currentThread().interrupt();
+        assertThrows(InterruptedException.class, () -> lock.acquire(SHORT));
+        Thread.currentThread().interrupt();
+        assertThrows(InterruptedException.class, () -> lock.tryAcquire(SHORT));
+        assertFalse(Thread.interrupted());
+        assertEquals(1, lock.holdCount());
+        Thread.currentThread().interrupt();
+        Lease nested = lock.tryAcquire().orElseThrow();
+        assertTrue(Thread.interrupted(), "tryAcquire() keeps the flag and does not throw");
+        nested.release();
+        held.release();
+    }
+
+    @Test
     void interruptWhileWaitingLeavesNothingBehind() throws Throwable {
         Lease theirs = otherClient().mutex("m").acquire();
         DistributedLock lock = service.mutex("m");
