@@ -217,6 +217,60 @@ class LifecycleTest extends EngineTestBase {
     }
 
     @Test
+    void closedWhileTheBackendGrantsGivesTheLeaseBack() {
+        MemoryProvider p = MemoryProvider.full("racing");
+        LockService[] self = new LockService[1];
+        AtomicInteger released = new AtomicInteger();
+        LockService s = LockServices.create(p, "racing backend", events -> new LockBackend() {
+            @Override
+            public org.lockspi.spi.BackendLease acquire(org.lockspi.spi.AcquireRequest r,
+                                                        org.lockspi.spi.Deadline d) {
+                self[0].close(); // another thread's close(), as the grant arrives
+                return new org.lockspi.spi.BackendLease() {
+                    @Override
+                    public long fencingToken() {
+                        return 1;
+                    }
+
+                    @Override
+                    public boolean isLost() {
+                        return false;
+                    }
+
+                    @Override
+                    public void release() {
+                        released.incrementAndGet();
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+            }
+        });
+        self[0] = s;
+        DistributedLock mutex = s.mutex("m");
+        IllegalStateException e = assertThrows(IllegalStateException.class, mutex::acquire);
+        assertTrue(e.getMessage().startsWith("lock service is closed: racing backend"), e.getMessage());
+        assertEquals(1, released.get(), "the grant was given back");
+        assertFalse(mutex.isHeldByCurrentThread());
+    }
+
+    @Test
+    void credentialsStayOutOfTheServiceDescription() {
+        LockService s = Locks.open("mem://bob:secret@h/app", provider);
+        assertTrue(s.toString().contains("mem://bob:***@h/app"), s.toString());
+        assertFalse(s.toString().contains("secret"), s.toString());
+        s.close();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> s.mutex("m"));
+        assertFalse(e.getMessage().contains("secret"), e.getMessage());
+        assertEquals("bob", provider.lastBackend() == null ? null
+                : provider.openedUris().get(provider.openedUris().size() - 1).user().orElseThrow());
+        assertEquals("secret", provider.openedUris().get(provider.openedUris().size() - 1).password().orElseThrow(),
+                "the provider gets the password itself");
+    }
+
+    @Test
     void sameHandleInstancesAndFeatures() {
         assertSame(service.mutex("a"), service.mutex("a"));
         assertSame(service.readWriteLock("b").writeLock(), service.readWriteLock("b").writeLock());
