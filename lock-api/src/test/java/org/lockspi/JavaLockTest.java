@@ -55,6 +55,8 @@ class JavaLockTest extends EngineTestBase {
         theirs.release();
         assertTrue(lock.tryLock(1, TimeUnit.SECONDS));
         lock.unlock();
+        assertTrue(lock.tryLock(Long.MAX_VALUE, TimeUnit.NANOSECONDS), "Long.MAX_VALUE means no limit, as in Lock");
+        lock.unlock();
         Thread.currentThread().interrupt();
         assertThrows(InterruptedException.class, () -> lock.tryLock(1, TimeUnit.SECONDS));
         assertFalse(Thread.interrupted());
