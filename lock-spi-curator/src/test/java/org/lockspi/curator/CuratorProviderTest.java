@@ -429,6 +429,40 @@ class CuratorProviderTest extends ZkTestSupport {
         }
     }
 
+    @Test
+    void timedWaitDuringOutageEndsNearItsDeadline() throws Exception {
+        LockService a = open();
+        LockService b = open();
+        Lease held = a.mutex("outage").acquire();
+        BlockingQueue<Object> outcome = new ArrayBlockingQueue<>(1);
+        Duration timeout = Duration.ofMillis(1500);
+        Thread t = new Thread(() -> {
+            try {
+                outcome.add(b.mutex("outage").tryAcquire(timeout));
+            } catch (Throwable e) {
+                outcome.add(e);
+            }
+        });
+        long start = System.nanoTime();
+        t.start();
+        awaitResidue(path("outage"), 2);
+        server.stop();
+        try {
+            Object result = outcome.poll(20, TimeUnit.SECONDS);
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            // Curator's last operation and its clean-up may each wait one connectTimeout (2 s here)
+            assertTrue(millis < timeout.toMillis() + 2 * 2000 + 1000, "took " + millis + " ms");
+            assertTrue(Optional.empty().equals(result) || result instanceof LockConnectionException,
+                    String.valueOf(result));
+        } finally {
+            server.startAgain();
+        }
+        // back within the session timeout: the holder's session and lease survive, the waiter's node goes
+        awaitResidue(path("outage"), 1);
+        held.release();
+        awaitResidue(path("outage"), 0);
+    }
+
     // ---- an application's own client ------------------------------------------------------------------------------
 
     @Test

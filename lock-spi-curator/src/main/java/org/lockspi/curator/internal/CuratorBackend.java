@@ -169,9 +169,11 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             checkOpen();
             waiting.add(me);
         }
+        DeadlineRetry.begin(deadline);
         try {
             CuratorLease lease;
             try {
+                awaitConnection(request, deadline);
                 lease = acquireOnServer(request, path, deadline, me);
             } catch (InterruptedException e) {
                 Thread.interrupted();
@@ -197,6 +199,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             }
             return lease;
         } finally {
+            DeadlineRetry.clear();
             synchronized (gate) {
                 waiting.remove(me);
                 if (interruptedByClose.remove(me)) {
@@ -204,6 +207,23 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
                 }
                 gate.notifyAll();
             }
+        }
+    }
+
+    /**
+     * While the connection is down Curator would wait for it, per operation and per retry, past any deadline: wait
+     * here instead, at most the client's connection timeout and never past the deadline.
+     */
+    private void awaitConnection(AcquireRequest request, Deadline deadline) throws InterruptedException {
+        if (client.getZookeeperClient().isConnected()) {
+            return;
+        }
+        long wait = Math.min(deadline.remainingMillis(), client.getZookeeperClient().getConnectionTimeoutMs());
+        if (wait > 0 && client.blockUntilConnected((int) wait, TimeUnit.MILLISECONDS)) {
+            return;
+        }
+        if (!client.getZookeeperClient().isConnected()) {
+            throw new LockConnectionException("not connected, cannot acquire " + request + " on " + description);
         }
     }
 
