@@ -1,0 +1,473 @@
+package org.lockspi.redis.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.lockspi.LockConnectionException;
+import org.lockspi.LockException;
+import org.lockspi.spi.AcquireRequest;
+import org.lockspi.spi.BackendEvents;
+import org.lockspi.spi.BackendLease;
+import org.lockspi.spi.Deadline;
+import org.lockspi.spi.LockBackend;
+import org.lockspi.spi.LockKind;
+import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * One Redis connection pool and its leases. Acquisitions poll with a jittered exponential back-off; one watchdog
+ * thread renews every live lease at a third of the lease time and reports suspension, restoration and loss.
+ */
+public final class RedisBackend implements LockBackend {
+    private static final System.Logger LOG = System.getLogger(RedisBackend.class.getName());
+
+    private final RedisSettings settings;
+    private final BackendEvents events;
+    private final JedisPooled redis;
+    private final String clientId = UUID.randomUUID().toString();
+    private final AtomicLong sequence = new AtomicLong();
+    private final Set<RedisLease> live = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService watchdog;
+    /** Attempts hold the read lock around their server call; close takes the write lock to wait for them. */
+    private final ReentrantReadWriteLock inFlight = new ReentrantReadWriteLock();
+    private final long leaseMillis;
+    private final long leaseNanos;
+    private final String leaseArg;
+
+    /** Waiters sleep on this; a local release or close bumps {@link #wakeups} and wakes them. */
+    private final Object wakeup = new Object();
+    private long wakeups; // guarded by wakeup
+
+    private final Object state = new Object();
+    private volatile boolean closed; // written under state
+    private boolean suspended; // guarded by state
+
+    private RedisBackend(RedisSettings settings, BackendEvents events, JedisPooled redis) {
+        this.settings = settings;
+        this.events = events;
+        this.redis = redis;
+        this.leaseMillis = settings.leaseTime().toMillis();
+        this.leaseNanos = settings.leaseTime().toNanos();
+        this.leaseArg = Long.toString(leaseMillis);
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "lockspi-redis-watchdog-" + settings.address());
+            t.setDaemon(true);
+            return t;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        this.watchdog = executor;
+        long interval = settings.renewInterval().toNanos();
+        watchdog.scheduleWithFixedDelay(this::renewAll, interval, interval, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Connects and checks the connection with a PING.
+     *
+     * @param settings the parsed options
+     * @param events   where to report connection and lease events
+     * @return the open backend
+     * @throws LockConnectionException if the server does not answer within the connect timeout
+     */
+    public static RedisBackend open(RedisSettings settings, BackendEvents events) {
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(millis(settings.connectTimeout()))
+                .socketTimeoutMillis(millis(settings.socketTimeout()))
+                .database(settings.database())
+                .ssl(settings.ssl())
+                .clientName("lockspi")
+                .clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
+        if (settings.user() != null) {
+            config.user(settings.user());
+        }
+        if (settings.password() != null) {
+            config.password(settings.password());
+        }
+        ConnectionPoolConfig pool = new ConnectionPoolConfig();
+        pool.setMaxTotal(settings.poolSize());
+        pool.setMaxIdle(settings.poolSize());
+        pool.setMinIdle(0);
+        pool.setBlockWhenExhausted(true);
+        pool.setMaxWait(settings.connectTimeout());
+        pool.setJmxEnabled(false);
+        pool.setTestWhileIdle(false);
+        JedisPooled redis = new JedisPooled(new HostAndPort(settings.host(), settings.port()), config.build(), pool);
+        try {
+            redis.ping();
+        } catch (JedisException | IllegalStateException e) {
+            LockConnectionException failure = new LockConnectionException("cannot reach " + settings
+                    + " within connectTimeout " + settings.connectTimeout() + ": " + e.getMessage(), e);
+            try {
+                redis.close();
+            } catch (RuntimeException closing) {
+                failure.addSuppressed(closing);
+            }
+            throw failure;
+        }
+        return new RedisBackend(settings, events, redis);
+    }
+
+    private static int millis(Duration d) {
+        return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
+    }
+
+    // ---- acquire --------------------------------------------------------------------------------------------
+
+    /** What one acquisition sends: the script, its keys and arguments, and where the owner token lives. */
+    private static final class Attempt {
+        final AcquireRequest request;
+        final String script;
+        final List<String> keys;
+        final List<String> args;
+        final String leaseKey;
+        final boolean shared;
+        final String ownerToken;
+
+        Attempt(AcquireRequest request, String script, List<String> keys, List<String> args, String leaseKey,
+                boolean shared, String ownerToken) {
+            this.request = request;
+            this.script = script;
+            this.keys = keys;
+            this.args = args;
+            this.leaseKey = leaseKey;
+            this.shared = shared;
+            this.ownerToken = ownerToken;
+        }
+    }
+
+    private Attempt attempt(AcquireRequest request) {
+        RedisKeys keys = new RedisKeys(settings.keyPrefix(), request.name());
+        String owner = clientId + ":" + sequence.incrementAndGet();
+        switch (request.kind()) {
+            case MUTEX:
+            case NON_REENTRANT_MUTEX:
+            case WRITE:
+                return new Attempt(request, Scripts.ACQUIRE_EXCLUSIVE, List.of(keys.lock, keys.fence, keys.readers),
+                        List.of(owner, leaseArg, request.kind() == LockKind.WRITE ? "1" : "0"), keys.lock, false,
+                        owner);
+            case READ: {
+                String downgrade = "";
+                BackendLease heldWrite = request.heldWrite();
+                if (heldWrite != null) {
+                    if (!(heldWrite instanceof RedisLease)) {
+                        throw new IllegalArgumentException("heldWrite is not a lease of this provider: " + heldWrite);
+                    }
+                    downgrade = ((RedisLease) heldWrite).ownerToken;
+                }
+                return new Attempt(request, Scripts.ACQUIRE_SHARED, List.of(keys.lock, keys.fence, keys.readers),
+                        List.of(owner, leaseArg, "0", "1", downgrade), keys.readers, true, owner);
+            }
+            case SEMAPHORE:
+                return new Attempt(request, Scripts.ACQUIRE_SHARED, List.of(keys.lock, keys.fence, keys.permits),
+                        List.of(owner, leaseArg, Integer.toString(request.permits()), "0", ""), keys.permits, true,
+                        owner);
+            default:
+                throw new IllegalArgumentException("unknown lock kind: " + request.kind());
+        }
+    }
+
+    @Override
+    public BackendLease acquire(AcquireRequest request, Deadline deadline) throws InterruptedException {
+        checkOpen();
+        Attempt attempt = attempt(request);
+        long delay = settings.retryInitial().toNanos();
+        long maxDelay = settings.retryMax().toNanos();
+        while (true) {
+            long seen;
+            synchronized (wakeup) {
+                seen = wakeups;
+            }
+            RedisLease lease = tryOnce(attempt);
+            if (lease != null) {
+                return lease;
+            }
+            if (deadline.hasExpired()) {
+                return null;
+            }
+            // Equal jitter: half the delay fixed, half random, so waiters spread out.
+            long sleep = delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
+            pause(seen, Math.min(sleep, deadline.remainingNanos()));
+            checkOpen();
+            delay = Math.min(delay * 2, maxDelay);
+        }
+    }
+
+    /** One server round trip: the lease, or null if someone else holds it. */
+    private RedisLease tryOnce(Attempt attempt) throws InterruptedException {
+        inFlight.readLock().lock();
+        try {
+            checkOpen();
+            long sentAt = System.nanoTime();
+            Object result;
+            try {
+                result = redis.eval(attempt.script, attempt.keys, attempt.args);
+            } catch (JedisException e) {
+                rethrowInterrupt(e);
+                // The outcome is unknown: the script may have run. Delete by owner token so nothing stays behind.
+                RuntimeException failure = failure("acquiring " + attempt.request, e);
+                try {
+                    redis.eval(attempt.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE,
+                            List.of(attempt.leaseKey), List.of(attempt.ownerToken));
+                } catch (RuntimeException cleanup) {
+                    failure.addSuppressed(cleanup);
+                }
+                throw failure;
+            }
+            if (result == null) {
+                return null;
+            }
+            RedisLease lease = new RedisLease(this, attempt.request.kind(), attempt.request.name(), attempt.leaseKey,
+                    attempt.shared, attempt.ownerToken, (Long) result, sentAt);
+            live.add(lease);
+            synchronized (state) {
+                if (suspended) {
+                    // The server answers again: let the watchdog check every lease and report restoration.
+                    try {
+                        watchdog.execute(this::renewAll);
+                    } catch (java.util.concurrent.RejectedExecutionException closing) {
+                        // closed meanwhile: close frees this lease
+                    }
+                }
+            }
+            return lease;
+        } finally {
+            inFlight.readLock().unlock();
+        }
+    }
+
+    private void pause(long seen, long nanos) throws InterruptedException {
+        if (nanos <= 0) {
+            return;
+        }
+        synchronized (wakeup) {
+            if (seen != wakeups || closed) {
+                return;
+            }
+            TimeUnit.NANOSECONDS.timedWait(wakeup, nanos);
+        }
+    }
+
+    private void wakeWaiters() {
+        synchronized (wakeup) {
+            wakeups++;
+            wakeup.notifyAll();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("lock backend is closed: " + settings);
+        }
+    }
+
+    private static void rethrowInterrupt(Throwable e) throws InterruptedException {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof InterruptedException) {
+                InterruptedException interrupted = new InterruptedException("interrupted while waiting for a "
+                        + "Redis connection from the pool");
+                interrupted.initCause(e);
+                throw interrupted;
+            }
+        }
+    }
+
+    /** Translates a client failure; a connection failure also suspends the leases. */
+    private RuntimeException failure(String what, JedisException e) {
+        if (e instanceof JedisDataException && !isTransient(e)) {
+            return new LockException(what + " on " + settings + " was refused by the server: " + e.getMessage(), e);
+        }
+        suspend();
+        return new LockConnectionException(what + " on " + settings + " failed: " + e.getMessage(), e);
+    }
+
+    /** Server replies that mean "not now" rather than "never". */
+    private static boolean isTransient(JedisException e) {
+        String m = String.valueOf(e.getMessage());
+        return m.startsWith("LOADING") || m.startsWith("BUSY") || m.startsWith("TRYAGAIN")
+                || m.startsWith("MASTERDOWN") || m.startsWith("READONLY") || m.startsWith("CLUSTERDOWN");
+    }
+
+    // ---- release ------------------------------------------------------------------------------------------
+
+    void release(RedisLease lease) {
+        if (!lease.markReleased()) {
+            return;
+        }
+        live.remove(lease);
+        wakeWaiters();
+        inFlight.readLock().lock();
+        try {
+            if (closed) {
+                return; // close released it, or is releasing it
+            }
+            try {
+                redis.eval(lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE, List.of(lease.key),
+                        List.of(lease.ownerToken));
+            } catch (JedisException e) {
+                if (lease.isLost()) {
+                    return; // nothing of ours to free; a lost lease's release never throws
+                }
+                throw failure("releasing " + lease + " (the server frees it within leaseTime "
+                        + settings.leaseTime() + ")", e);
+            }
+        } finally {
+            inFlight.readLock().unlock();
+        }
+    }
+
+    // ---- renewal ------------------------------------------------------------------------------------------
+
+    /** The watchdog's pass: extend every live lease that is still ours; report what changed. */
+    private void renewAll() {
+        if (closed) {
+            return;
+        }
+        List<RedisLease> leases = new ArrayList<>(live);
+        boolean failed = false;
+        try {
+            if (leases.isEmpty()) {
+                synchronized (state) {
+                    if (!suspended) {
+                        return;
+                    }
+                }
+                redis.ping();
+            }
+            for (RedisLease lease : leases) {
+                if (closed) {
+                    return;
+                }
+                if (lease.isReleased() || lease.isLost()) {
+                    continue;
+                }
+                long sentAt = System.nanoTime();
+                Object result = redis.eval(lease.shared ? Scripts.RENEW_SHARED : Scripts.RENEW_EXCLUSIVE,
+                        List.of(lease.key), List.of(lease.ownerToken, leaseArg));
+                if (Long.valueOf(1L).equals(result)) {
+                    lease.confirmed(sentAt);
+                } else {
+                    lost(lease, "its key is gone or has another owner");
+                }
+            }
+        } catch (JedisException | IllegalStateException e) {
+            if (closed) {
+                return;
+            }
+            failed = true;
+            LOG.log(System.Logger.Level.DEBUG, () -> "lease renewal on " + settings + " failed", e);
+        } catch (RuntimeException e) {
+            failed = true;
+            LOG.log(System.Logger.Level.WARNING, "lease renewal on " + settings + " failed unexpectedly", e);
+        }
+        if (failed) {
+            suspend();
+            long now = System.nanoTime();
+            for (RedisLease lease : live) {
+                if (now - lease.confirmedAt() >= leaseNanos) {
+                    lost(lease, "not renewed for leaseTime " + settings.leaseTime());
+                }
+            }
+        } else {
+            restore();
+        }
+    }
+
+    private void lost(RedisLease lease, String why) {
+        if (lease.markLost()) {
+            live.remove(lease);
+            LOG.log(System.Logger.Level.DEBUG, () -> "lease lost: " + lease + ": " + why);
+            events.leaseLost(lease);
+        }
+    }
+
+    private void suspend() {
+        synchronized (state) {
+            if (!closed && !suspended) {
+                suspended = true;
+                events.connectionSuspended();
+            }
+        }
+    }
+
+    private void restore() {
+        synchronized (state) {
+            if (!closed && suspended) {
+                suspended = false;
+                events.connectionRestored();
+            }
+        }
+    }
+
+    // ---- close --------------------------------------------------------------------------------------------
+
+    @Override
+    public void close() {
+        synchronized (state) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        wakeWaiters();
+        watchdog.shutdownNow();
+        try {
+            if (!watchdog.awaitTermination(settings.socketTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS)) {
+                LOG.log(System.Logger.Level.WARNING, "the lease watchdog of " + settings + " did not stop");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        inFlight.writeLock().lock();
+        try {
+            LockConnectionException failure = null;
+            for (RedisLease lease : live) {
+                if (!lease.markReleased()) {
+                    continue;
+                }
+                try {
+                    redis.eval(lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE,
+                            List.of(lease.key), List.of(lease.ownerToken));
+                } catch (JedisException e) {
+                    if (failure == null) {
+                        failure = new LockConnectionException("closing " + settings + ": some leases could not be "
+                                + "deleted and expire within leaseTime " + settings.leaseTime());
+                    }
+                    failure.addSuppressed(e);
+                }
+            }
+            live.clear();
+            try {
+                redis.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = new LockConnectionException("closing " + settings + " failed");
+                }
+                failure.addSuppressed(e);
+            }
+            if (failure != null) {
+                // Not thrown: the service is closed either way and the server frees the keys by their expiry.
+                LOG.log(System.Logger.Level.WARNING, failure.getMessage(), failure);
+            }
+        } finally {
+            inFlight.writeLock().unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RedisBackend[" + settings + (closed ? ", closed" : "") + "]";
+    }
+}
