@@ -41,12 +41,16 @@ public final class RedisBackend implements LockBackend {
     private final String clientId = UUID.randomUUID().toString();
     private final AtomicLong sequence = new AtomicLong();
     private final Set<RedisLease> live = ConcurrentHashMap.newKeySet();
+    /** Acquisitions under way, so that close() can remove their waiting-writer marks. */
+    private final Set<Attempt> waiting = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService watchdog;
     /** Attempts hold the read lock around their server call; close takes the write lock to wait for them. */
     private final ReentrantReadWriteLock inFlight = new ReentrantReadWriteLock();
     private final long leaseMillis;
     private final long leaseNanos;
     private final String leaseArg;
+    /** How long a waiting writer's mark lives unless its next attempt refreshes it, in ms. */
+    private final String waitingWriterArg;
 
     /** Waiters sleep on this; a local release or close bumps {@link #wakeups} and wakes them. */
     private final Object wakeup = new Object();
@@ -54,6 +58,7 @@ public final class RedisBackend implements LockBackend {
 
     private final Object state = new Object();
     private volatile boolean closed; // written under state
+    private volatile boolean poolClosed; // written under the write lock of inFlight
     private boolean suspended; // guarded by state
 
     private RedisBackend(RedisSettings settings, BackendEvents events, JedisPooled redis) {
@@ -63,6 +68,7 @@ public final class RedisBackend implements LockBackend {
         this.leaseMillis = settings.leaseTime().toMillis();
         this.leaseNanos = settings.leaseTime().toNanos();
         this.leaseArg = Long.toString(leaseMillis);
+        this.waitingWriterArg = Long.toString(leaseMillis + 2 * settings.retryMax().toMillis());
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "lockspi-redis-watchdog-" + settings.address());
             t.setDaemon(true);
@@ -127,100 +133,139 @@ public final class RedisBackend implements LockBackend {
     // ---- acquire --------------------------------------------------------------------------------------------
 
     /** What one acquisition sends: the script, its keys and arguments, and where the owner token lives. */
-    private static final class Attempt {
+    private final class Attempt {
         final AcquireRequest request;
+        final RedisKeys keys;
         final String script;
-        final List<String> keys;
-        final List<String> args;
+        final List<String> scriptKeys;
         final String leaseKey;
         final boolean shared;
         final String ownerToken;
+        /** Whether an attempt may have registered this as a waiting writer, to be removed when giving up. */
+        volatile boolean registered;
 
-        Attempt(AcquireRequest request, String script, List<String> keys, List<String> args, String leaseKey,
-                boolean shared, String ownerToken) {
+        Attempt(AcquireRequest request) {
             this.request = request;
-            this.script = script;
-            this.keys = keys;
-            this.args = args;
-            this.leaseKey = leaseKey;
-            this.shared = shared;
-            this.ownerToken = ownerToken;
+            this.keys = new RedisKeys(settings.keyPrefix(), request.name());
+            this.ownerToken = clientId + ":" + sequence.incrementAndGet();
+            this.shared = request.kind() == LockKind.READ || request.kind() == LockKind.SEMAPHORE;
+            this.script = shared ? Scripts.ACQUIRE_SHARED : Scripts.ACQUIRE_EXCLUSIVE;
+            this.leaseKey = request.kind() == LockKind.READ ? keys.readers
+                    : request.kind() == LockKind.SEMAPHORE ? keys.permits : keys.lock;
+            this.scriptKeys = List.of(keys.lock, keys.fence,
+                    request.kind() == LockKind.SEMAPHORE ? keys.permits : keys.readers, keys.waitingWriters);
         }
-    }
 
-    private Attempt attempt(AcquireRequest request) {
-        RedisKeys keys = new RedisKeys(settings.keyPrefix(), request.name());
-        String owner = clientId + ":" + sequence.incrementAndGet();
-        switch (request.kind()) {
-            case MUTEX:
-            case NON_REENTRANT_MUTEX:
-            case WRITE:
-                return new Attempt(request, Scripts.ACQUIRE_EXCLUSIVE, List.of(keys.lock, keys.fence, keys.readers),
-                        List.of(owner, leaseArg, request.kind() == LockKind.WRITE ? "1" : "0"), keys.lock, false,
-                        owner);
-            case READ: {
-                String downgrade = "";
-                BackendLease heldWrite = request.heldWrite();
-                if (heldWrite != null) {
-                    if (!(heldWrite instanceof RedisLease)) {
-                        throw new IllegalArgumentException("heldWrite is not a lease of this provider: " + heldWrite);
+        /** @param mayWait whether the caller will wait if this attempt fails (a writer then says it waits) */
+        List<String> args(boolean mayWait) {
+            switch (request.kind()) {
+                case MUTEX:
+                case NON_REENTRANT_MUTEX:
+                    return List.of(ownerToken, leaseArg, "0", "0");
+                case WRITE:
+                    registered = registered || mayWait;
+                    return List.of(ownerToken, leaseArg, "1", mayWait ? waitingWriterArg : "0");
+                case READ: {
+                    String downgrade = "";
+                    BackendLease heldWrite = request.heldWrite();
+                    if (heldWrite != null) {
+                        if (!(heldWrite instanceof RedisLease)) {
+                            throw new IllegalArgumentException("heldWrite is not a lease of this provider: "
+                                    + heldWrite);
+                        }
+                        downgrade = ((RedisLease) heldWrite).ownerToken;
                     }
-                    downgrade = ((RedisLease) heldWrite).ownerToken;
+                    return List.of(ownerToken, leaseArg, "0", "1", downgrade);
                 }
-                return new Attempt(request, Scripts.ACQUIRE_SHARED, List.of(keys.lock, keys.fence, keys.readers),
-                        List.of(owner, leaseArg, "0", "1", downgrade), keys.readers, true, owner);
+                case SEMAPHORE:
+                    return List.of(ownerToken, leaseArg, Integer.toString(request.permits()), "0", "");
+                default:
+                    throw new IllegalArgumentException("unknown lock kind: " + request.kind());
             }
-            case SEMAPHORE:
-                return new Attempt(request, Scripts.ACQUIRE_SHARED, List.of(keys.lock, keys.fence, keys.permits),
-                        List.of(owner, leaseArg, Integer.toString(request.permits()), "0", ""), keys.permits, true,
-                        owner);
-            default:
-                throw new IllegalArgumentException("unknown lock kind: " + request.kind());
+        }
+
+        /** Removes whatever this attempt may have left on the server. */
+        void abandon() {
+            redis.eval(Scripts.ABANDON, List.of(keys.lock, leaseKey.equals(keys.lock) ? keys.readers : leaseKey,
+                    keys.waitingWriters), List.of(ownerToken));
         }
     }
 
     @Override
     public BackendLease acquire(AcquireRequest request, Deadline deadline) throws InterruptedException {
         checkOpen();
-        Attempt attempt = attempt(request);
+        Attempt attempt = new Attempt(request);
+        waiting.add(attempt);
         long delay = settings.retryInitial().toNanos();
         long maxDelay = settings.retryMax().toNanos();
-        while (true) {
-            long seen;
-            synchronized (wakeup) {
-                seen = wakeups;
+        try {
+            while (true) {
+                long seen;
+                synchronized (wakeup) {
+                    seen = wakeups;
+                }
+                RedisLease lease = tryOnce(attempt, !deadline.hasExpired());
+                if (lease != null) {
+                    return lease;
+                }
+                if (deadline.hasExpired()) {
+                    giveUp(attempt);
+                    return null;
+                }
+                // Equal jitter: half the delay fixed, half random, so waiters spread out.
+                long sleep = delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
+                pause(seen, Math.min(sleep, deadline.remainingNanos()));
+                checkOpen();
+                delay = Math.min(delay * 2, maxDelay);
             }
-            RedisLease lease = tryOnce(attempt);
-            if (lease != null) {
-                return lease;
+        } catch (InterruptedException | RuntimeException e) {
+            try {
+                giveUp(attempt);
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
             }
-            if (deadline.hasExpired()) {
-                return null;
+            throw e;
+        } finally {
+            waiting.remove(attempt);
+        }
+    }
+
+    /** Removes a waiting writer's registration, if it made one. */
+    private void giveUp(Attempt attempt) {
+        if (!attempt.registered) {
+            return;
+        }
+        inFlight.readLock().lock();
+        try {
+            if (poolClosed) {
+                return; // close() removed it (it removes the marks of every acquisition under way)
             }
-            // Equal jitter: half the delay fixed, half random, so waiters spread out.
-            long sleep = delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
-            pause(seen, Math.min(sleep, deadline.remainingNanos()));
-            checkOpen();
-            delay = Math.min(delay * 2, maxDelay);
+            attempt.registered = false;
+            attempt.abandon();
+        } catch (JedisException e) {
+            throw failure("giving up " + attempt.request + " (its waiting-writer mark expires within "
+                    + waitingWriterArg + " ms)", e);
+        } finally {
+            inFlight.readLock().unlock();
         }
     }
 
     /** One server round trip: the lease, or null if someone else holds it. */
-    private RedisLease tryOnce(Attempt attempt) throws InterruptedException {
+    private RedisLease tryOnce(Attempt attempt, boolean mayWait) throws InterruptedException {
         inFlight.readLock().lock();
         try {
             checkOpen();
             long sentAt = System.nanoTime();
             Object result;
             try {
-                result = redis.eval(attempt.script, attempt.keys, attempt.args);
+                result = redis.eval(attempt.script, attempt.scriptKeys, attempt.args(mayWait));
             } catch (JedisException e) {
                 rethrowInterrupt(e);
                 // The outcome is unknown: the script may have run. Delete by owner token so nothing stays behind.
                 RuntimeException failure = failure("acquiring " + attempt.request, e);
                 try {
-                    redis.eval(attempt.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE,
-                            List.of(attempt.leaseKey), List.of(attempt.ownerToken));
+                    attempt.abandon();
+                    attempt.registered = false;
                 } catch (RuntimeException cleanup) {
                     failure.addSuppressed(cleanup);
                 }
@@ -229,6 +274,7 @@ public final class RedisBackend implements LockBackend {
             if (result == null) {
                 return null;
             }
+            attempt.registered = false; // the script removed the waiting-writer mark with the acquisition
             RedisLease lease = new RedisLease(this, attempt.request.kind(), attempt.request.name(), attempt.leaseKey,
                     attempt.shared, attempt.ownerToken, (Long) result, sentAt);
             live.add(lease);
@@ -449,6 +495,21 @@ public final class RedisBackend implements LockBackend {
                 }
             }
             live.clear();
+            for (Attempt attempt : waiting) {
+                if (attempt.registered) {
+                    attempt.registered = false;
+                    try {
+                        attempt.abandon();
+                    } catch (JedisException e) {
+                        if (failure == null) {
+                            failure = new LockConnectionException("closing " + settings + ": some waiting-writer "
+                                    + "marks could not be deleted and expire on their own");
+                        }
+                        failure.addSuppressed(e);
+                    }
+                }
+            }
+            poolClosed = true;
             try {
                 redis.close();
             } catch (RuntimeException e) {
