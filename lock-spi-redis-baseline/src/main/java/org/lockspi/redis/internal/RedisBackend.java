@@ -278,14 +278,19 @@ public final class RedisBackend implements LockBackend {
             RedisLease lease = new RedisLease(this, attempt.request.kind(), attempt.request.name(), attempt.leaseKey,
                     attempt.shared, attempt.ownerToken, (Long) result, sentAt);
             live.add(lease);
+            boolean wasSuspended;
             synchronized (state) {
-                if (suspended) {
-                    // The server answers again: let the watchdog check every lease and report restoration.
-                    try {
-                        watchdog.execute(this::renewAll);
-                    } catch (java.util.concurrent.RejectedExecutionException closing) {
-                        // closed meanwhile: close frees this lease
-                    }
+                wasSuspended = suspended;
+            }
+            if (wasSuspended) {
+                // The server answers again. A lease whose last renewal was sent less than leaseTime ago still has
+                // its key (absent data loss, which the next renewal finds): the others are lost, these held.
+                loseOverdue();
+                restore();
+                try {
+                    watchdog.execute(this::renewAll);
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    // closed meanwhile: close frees this lease
                 }
             }
             return lease;
@@ -420,14 +425,19 @@ public final class RedisBackend implements LockBackend {
         }
         if (failed) {
             suspend();
-            long now = System.nanoTime();
-            for (RedisLease lease : live) {
-                if (now - lease.confirmedAt() >= leaseNanos) {
-                    lost(lease, "not renewed for leaseTime " + settings.leaseTime());
-                }
-            }
+            loseOverdue();
         } else {
             restore();
+        }
+    }
+
+    /** Marks lost every lease whose last confirmed renewal was sent leaseTime ago or earlier. */
+    private void loseOverdue() {
+        long now = System.nanoTime();
+        for (RedisLease lease : live) {
+            if (now - lease.confirmedAt() >= leaseNanos) {
+                lost(lease, "not renewed for leaseTime " + settings.leaseTime());
+            }
         }
     }
 

@@ -221,6 +221,48 @@ public final class EmbeddedRedisBackend implements TckBackend {
         }
     }
 
+    /**
+     * Stops the server, keeping its data, until {@link #startServer()}: clients see a connection failure.
+     *
+     * @throws UncheckedIOException if it cannot be stopped
+     */
+    public synchronized void stopServer() {
+        try {
+            server.stop();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot stop " + description(), e);
+        }
+    }
+
+    /**
+     * Starts a server stopped by {@link #stopServer()} again on the same port with the same data.
+     *
+     * @throws UncheckedIOException if it cannot be started
+     */
+    public synchronized void startServer() {
+        if (closed) {
+            throw new IllegalStateException("backend is closed: " + description());
+        }
+        try {
+            server.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + description(), e);
+        }
+    }
+
+    /**
+     * Runs one Redis command on a connection of its own, for tests that look behind a provider's back.
+     *
+     * @param command the command and its arguments, e.g. {@code "GET", "lockspi:{orders}"}
+     * @return the reply as Jedis decodes it (byte arrays for bulk strings)
+     */
+    public Object command(String... command) {
+        try (Jedis jedis = connect()) {
+            return jedis.sendCommand(() -> redis.clients.jedis.util.SafeEncoder.encode(command[0]),
+                    java.util.Arrays.copyOfRange(command, 1, command.length));
+        }
+    }
+
     @Override
     public int watchCount(String lockName) {
         throw new UnsupportedOperationException("Redis has no watches; capability WATCH_COUNT: " + description());
