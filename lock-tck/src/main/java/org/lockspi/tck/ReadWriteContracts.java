@@ -79,6 +79,7 @@ public interface ReadWriteContracts extends TckContext {
         String name = uniqueName("downgrade");
         ReadWriteLock lock = openClient().readWriteLock(name);
         ReadWriteLock other = openClient().readWriteLock(name);
+        ReadWriteLock third = openClient().readWriteLock(name);
         Lease write = lock.writeLock().acquire(WAIT);
         long start = System.nanoTime();
         Optional<Lease> read = lock.readLock().tryAcquire(WAIT);
@@ -92,7 +93,7 @@ public interface ReadWriteContracts extends TckContext {
         assertFalse(lock.writeLock().isHeldByCurrentThread());
         Optional<Lease> otherRead = other.readLock().tryAcquire(WAIT);
         assertTrue(otherRead.isPresent(), "after the downgrade another client could not read");
-        assertTrue(other.writeLock().tryAcquire().isEmpty(), "a writer got in while the downgraded reader reads");
+        assertTrue(third.writeLock().tryAcquire().isEmpty(), "a writer got in while the downgraded reader reads");
         otherRead.get().release();
         read.get().release();
     }

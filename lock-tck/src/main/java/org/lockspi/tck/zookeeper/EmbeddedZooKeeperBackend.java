@@ -5,11 +5,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -35,6 +32,7 @@ import org.apache.zookeeper.server.RequestProcessor;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
 import org.lockspi.tck.TckBackend;
+import org.lockspi.tck.internal.FileTrees;
 import org.lockspi.tck.internal.Ports;
 
 /**
@@ -347,7 +345,7 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
             failure = e;
         }
         try {
-            deleteTree(dataDir);
+            FileTrees.delete(dataDir);
         } catch (IOException e) {
             UncheckedIOException u = new UncheckedIOException("cannot delete " + dataDir, e);
             if (failure == null) {
@@ -498,27 +496,5 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-                if (e != null) {
-                    throw e;
-                }
-                Files.delete(dir);
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 }
