@@ -39,7 +39,7 @@ import redis.embedded.core.ExecutableProvider;
  * counter (names have no {@code '}'}, so the pattern matches no other lock's keys); {@link #forceLoss(String)}
  * deletes the holder keys, as a lease expiry would.
  *
- * <p>Capabilities: INSPECT, FORCE_LOSS, RESTART.
+ * <p>Capabilities: INSPECT, FORCE_LOSS, RESTART, OTHER_PROCESSES.
  */
 public final class EmbeddedRedisBackend implements TckBackend {
 
@@ -173,7 +173,8 @@ public final class EmbeddedRedisBackend implements TckBackend {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART);
+        return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART,
+                Capability.OTHER_PROCESSES);
     }
 
     /**
