@@ -112,7 +112,8 @@ public final class RedisLockProvider implements LockProvider {
     }
 
     /**
-     * Connects to the Redis instance and checks it answers PING within {@code connectTimeout}.
+     * Connects to the Redis instance within {@code connectTimeout} and checks that it answers a PING within
+     * {@code socketTimeout}; never waits longer than the two together.
      *
      * @throws IllegalArgumentException                  if a parameter is malformed or out of range, the URI names
      *                                                   several hosts or its path is not a database number

@@ -81,6 +81,8 @@ class RedisProviderTest {
         try (LockService service = Locks.open(redis.uri() + "?" + PARAMETERS)) {
             assertEquals(RedisLockProvider.NAME, service.providerName());
         }
+        String version = new RedisLockProvider().version();
+        assertTrue(version.matches("\\d+\\.\\d+.*"), "version from the build: " + version);
     }
 
     @Test
@@ -94,7 +96,7 @@ class RedisProviderTest {
             long start = System.nanoTime();
             try (Lease lease = lock.acquire(Duration.ofSeconds(10))) {
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
-                assertTrue(took.compareTo(LEASE.plusSeconds(1)) <= 0, "freed only after " + took);
+                assertTrue(took.compareTo(LEASE.plusSeconds(2)) <= 0, "freed only after " + took);
                 assertTrue(lease.fencingToken() > childToken,
                         "token " + lease.fencingToken() + " not above the killed holder's " + childToken);
             }
