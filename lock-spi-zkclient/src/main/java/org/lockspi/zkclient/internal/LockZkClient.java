@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.I0Itec.zkclient.ExceptionUtil;
 import org.I0Itec.zkclient.ZkClient;
-import org.I0Itec.zkclient.ZkConnection;
 import org.I0Itec.zkclient.exception.ZkException;
 import org.I0Itec.zkclient.exception.ZkInterruptedException;
 import org.I0Itec.zkclient.exception.ZkNoNodeException;
@@ -31,7 +30,7 @@ import org.apache.zookeeper.data.Stat;
  * <p>Data passes through unchanged ({@link BytesPushThroughSerializer}), never Java serialisation.
  */
 final class LockZkClient extends ZkClient {
-    private final ZkConnection connection;
+    private final LockZkConnection connection;
     private volatile boolean closed;
 
     /**
@@ -40,7 +39,7 @@ final class LockZkClient extends ZkClient {
      * @throws org.I0Itec.zkclient.exception.ZkTimeoutException if not connected in time (ZkClient has closed the
      *         connection then, unless the thread was interrupted)
      */
-    LockZkClient(ZkConnection connection, int connectTimeoutMillis) {
+    LockZkClient(LockZkConnection connection, int connectTimeoutMillis) {
         // operationRetryTimeout 0: ZkClient's own retry loop is replaced below anyway
         super(connection, connectTimeoutMillis, new BytesPushThroughSerializer(), 0L);
         this.connection = connection;

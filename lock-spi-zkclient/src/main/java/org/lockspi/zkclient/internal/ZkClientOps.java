@@ -1,5 +1,6 @@
 package org.lockspi.zkclient.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +10,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.I0Itec.zkclient.IZkChildListener;
 import org.I0Itec.zkclient.IZkDataListener;
 import org.I0Itec.zkclient.IZkStateListener;
-import org.I0Itec.zkclient.ZkConnection;
 import org.I0Itec.zkclient.exception.ZkException;
 import org.I0Itec.zkclient.exception.ZkInterruptedException;
 import org.I0Itec.zkclient.exception.ZkTimeoutException;
@@ -35,9 +35,11 @@ import org.lockspi.zookeeper.recipe.ZkOps;
 public final class ZkClientOps implements ZkOps {
     private static final byte[] NO_DATA = new byte[0];
     private static final int STRIPES = 32;
+    private static final int CLOSE_WAIT_MILLIS = 5_000;
 
     private final String address;
-    private final ZkConnection connection;
+    private final String digest;
+    private final LockZkConnection connection;
     private final LockZkClient client;
     /** Pending one-shot watches by path and callback. */
     private final Map<WatchKey, Watch> watches = new ConcurrentHashMap<>();
@@ -49,8 +51,9 @@ public final class ZkClientOps implements ZkOps {
     private boolean expired;       // only on ZkClient's event thread
     private boolean closed;        // guarded by lifecycle
 
-    private ZkClientOps(String address, ZkConnection connection, LockZkClient client) {
+    private ZkClientOps(String address, LockZkConnection connection, LockZkClient client, String digest) {
         this.address = address;
+        this.digest = digest;
         this.connection = connection;
         this.client = client;
         for (int i = 0; i < STRIPES; i++) {
@@ -67,13 +70,15 @@ public final class ZkClientOps implements ZkOps {
      * @param hosts          the ZooKeeper connect string, {@code host:port,...}
      * @param sessionTimeout the session timeout to ask for
      * @param connectTimeout how long to wait for the connection
+     * @param digest         {@code user:password} for ZooKeeper digest authentication, or null
      * @return the connected operations
      * @throws LockConnectionException if not connected within {@code connectTimeout}, or interrupted (the interrupt
      *         flag is kept); no thread of the client is left running then
      */
-    public static ZkClientOps connect(String hosts, Duration sessionTimeout, Duration connectTimeout) {
+    public static ZkClientOps connect(String hosts, Duration sessionTimeout, Duration connectTimeout,
+                                      String digest) {
         Objects.requireNonNull(hosts, "hosts");
-        ZkConnection connection = new ZkConnection(hosts, saturatedMillis(sessionTimeout));
+        LockZkConnection connection = new LockZkConnection(hosts, saturatedMillis(sessionTimeout));
         LockZkClient client;
         try {
             client = new LockZkClient(connection, saturatedMillis(connectTimeout));
@@ -90,7 +95,17 @@ public final class ZkClientOps implements ZkOps {
             closeQuietly(connection, e);
             throw new LockConnectionException("cannot connect to ZooKeeper at " + hosts + ": " + e.getMessage(), e);
         }
-        return new ZkClientOps(hosts, connection, client);
+        ZkClientOps ops = new ZkClientOps(hosts, connection, client, digest);
+        ops.authenticate();
+        return ops;
+    }
+
+    /** Adds the digest credentials to the current handle (ZkClient forgets them when it replaces the handle). */
+    private void authenticate() {
+        ZooKeeper zk = client.zooKeeper();
+        if (digest != null && zk != null) {
+            zk.addAuthInfo("digest", digest.getBytes(StandardCharsets.UTF_8));
+        }
     }
 
     private static int saturatedMillis(Duration d) {
@@ -98,11 +113,14 @@ public final class ZkClientOps implements ZkOps {
         return ms > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) Math.max(ms, 1);
     }
 
-    /** Closes the ZooKeeper handle a failed ZkClient may have left open (it skips that when interrupted). */
-    private static void closeQuietly(ZkConnection connection, Throwable failure) {
+    /**
+     * Closes the ZooKeeper handle a failed ZkClient may have left open (it skips that when interrupted) and waits
+     * for its threads to end.
+     */
+    private static void closeQuietly(LockZkConnection connection, Throwable failure) {
         boolean interrupted = Thread.interrupted();
         try {
-            connection.close();
+            connection.closeAndWait(CLOSE_WAIT_MILLIS);
         } catch (InterruptedException | RuntimeException e) {
             failure.addSuppressed(e);
         } finally {
@@ -314,7 +332,10 @@ public final class ZkClientOps implements ZkOps {
         } finally {
             // ZkClient skips closing the handle when its event thread does not stop in time or it is interrupted
             try {
-                connection.close();
+                if (!connection.closeAndWait(CLOSE_WAIT_MILLIS)) {
+                    System.getLogger(ZkClientOps.class.getName()).log(System.Logger.Level.WARNING,
+                            "ZooKeeper client threads for " + address + " did not end within 5 s of close");
+                }
             } catch (InterruptedException | RuntimeException e) {
                 if (failure != null) {
                     failure.addSuppressed(e);
@@ -500,7 +521,8 @@ public final class ZkClientOps implements ZkOps {
 
         @Override
         public void handleNewSession() {
-            // not connected yet: the SyncConnected that follows reports it
+            // ZkClient made a new handle; the SyncConnected that follows reports the session to the recipe
+            authenticate();
         }
 
         @Override
