@@ -9,6 +9,7 @@ import org.I0Itec.zkclient.exception.ZkInterruptedException;
 import org.I0Itec.zkclient.exception.ZkNoNodeException;
 import org.I0Itec.zkclient.serialize.BytesPushThroughSerializer;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
@@ -32,6 +33,12 @@ import org.apache.zookeeper.data.Stat;
 final class LockZkClient extends ZkClient {
     private final LockZkConnection connection;
     private volatile boolean closed;
+    /**
+     * The last state ZooKeeper reported: connected or not. Written by ZkClient on ZooKeeper's event thread, also
+     * during the super constructor, so it has no initializer. The handle's own state lags behind: it stays
+     * CONNECTED for up to a second after a disconnection, and a call made then waits for the next connect attempt.
+     */
+    private volatile boolean connectedState;
 
     /**
      * Connects, waiting at most {@code connectTimeoutMillis}.
@@ -50,10 +57,18 @@ final class LockZkClient extends ZkClient {
         return connection.getZookeeper();
     }
 
-    /** @return whether the current handle is connected */
+    /** @return whether ZooKeeper last reported the connection up, and the current handle agrees */
     boolean isConnected() {
         ZooKeeper zk = zooKeeper();
-        return zk != null && zk.getState().isConnected();
+        return connectedState && zk != null && zk.getState().isConnected();
+    }
+
+    @Override
+    public void setCurrentState(Watcher.Event.KeeperState state) {
+        connectedState = state == Watcher.Event.KeeperState.SyncConnected
+                || state == Watcher.Event.KeeperState.ConnectedReadOnly
+                || state == Watcher.Event.KeeperState.SaslAuthenticated;
+        super.setCurrentState(state);
     }
 
     /**
