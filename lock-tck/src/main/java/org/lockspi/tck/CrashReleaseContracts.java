@@ -36,6 +36,7 @@ public interface CrashReleaseContracts extends TckContext {
     default void killedHolderLosesTheLock() throws InterruptedException, ExecutionException, TimeoutException {
         requireFeature(LockFeature.CRASH_RELEASE);
         requireFeature(LockFeature.REENTRANT_MUTEX);
+        requireCapability(TckBackend.Capability.OTHER_PROCESSES);
         String name = uniqueName("crash-holder");
         Duration bound = crashReleaseBound();
         ExecutorService waiter = Executors.newSingleThreadExecutor();
@@ -81,6 +82,7 @@ public interface CrashReleaseContracts extends TckContext {
     default void killedWaiterLeavesTheQueue() throws InterruptedException, ExecutionException, TimeoutException {
         requireFeature(LockFeature.CRASH_RELEASE);
         requireFeature(LockFeature.REENTRANT_MUTEX);
+        requireCapability(TckBackend.Capability.OTHER_PROCESSES);
         requireCapability(TckBackend.Capability.INSPECT);
         String name = uniqueName("crash-waiter");
         Duration bound = crashReleaseBound();

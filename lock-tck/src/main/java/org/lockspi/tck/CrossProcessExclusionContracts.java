@@ -30,6 +30,7 @@ public interface CrossProcessExclusionContracts extends TckContext {
     @DisplayName("§10.1 mutex: two other JVMs and this one never hold it at once, and every pass is counted")
     default void mutexExcludesAcrossProcesses() throws IOException, InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
+        requireCapability(TckBackend.Capability.OTHER_PROCESSES);
         hammerAcrossProcesses("mutex", 2, 15);
     }
 
@@ -38,6 +39,7 @@ public interface CrossProcessExclusionContracts extends TckContext {
     @DisplayName("§10.2 non-reentrant mutex: another JVM and this one never hold it at once, and every pass is counted")
     default void nonReentrantMutexExcludesAcrossProcesses() throws IOException, InterruptedException {
         requireFeature(LockFeature.NON_REENTRANT_MUTEX);
+        requireCapability(TckBackend.Capability.OTHER_PROCESSES);
         hammerAcrossProcesses("non-reentrant", 1, 15);
     }
 
