@@ -31,6 +31,9 @@ import org.apache.zookeeper.data.Stat;
  * <p>Data passes through unchanged ({@link BytesPushThroughSerializer}), never Java serialisation.
  */
 final class LockZkClient extends ZkClient {
+    /** The class of ZkClient's event thread, which calls the listeners (package-private in ZkClient). */
+    private static final String ZKCLIENT_EVENT_THREAD = "org.I0Itec.zkclient.ZkEventThread";
+
     private final LockZkConnection connection;
     private volatile boolean closed;
     /**
@@ -94,7 +97,11 @@ final class LockZkClient extends ZkClient {
         }
     }
 
-    /** A data watch with {@code getData}: none is left on a missing node. */
+    /**
+     * A data watch with {@code getData}: none is left on a missing node. On ZkClient's event thread, which calls
+     * this to re-arm a watch before it calls a listener, a connection problem answers "no node" instead of
+     * failing, so that the listener still hears of the event (see {@link #readData(String, Stat, boolean)}).
+     */
     @Override
     protected boolean exists(String path, boolean watch) {
         if (!watch) {
@@ -106,6 +113,42 @@ final class LockZkClient extends ZkClient {
         } catch (ZkNoNodeException e) {
             return false;
         }
+    }
+
+    /**
+     * ZkClient re-reads a node on its event thread before it calls a data listener, and drops the event (logging
+     * an error) when that read fails, as it does while the connection is down or after a session expiry. There the
+     * failure is turned into "no node", which ZkClient reports as a deletion: the listener is called, and the lock
+     * recipe looks again (a spurious call is harmless to it, a missed one is not).
+     */
+    @Override
+    protected <T extends Object> T readData(String path, Stat stat, boolean watch) {
+        try {
+            return super.readData(path, stat, watch);
+        } catch (ZkException e) {
+            throw onEventThread(e);
+        }
+    }
+
+    /** As {@link #readData(String, Stat, boolean)}, for ZkClient's re-read of children before a child listener. */
+    @Override
+    protected List<String> getChildren(String path, boolean watch) {
+        try {
+            return super.getChildren(path, watch);
+        } catch (ZkException e) {
+            throw onEventThread(e);
+        }
+    }
+
+    /** On ZkClient's event thread, a connection problem becomes "no node"; anything else stays as it is. */
+    private static ZkException onEventThread(ZkException e) {
+        boolean connectionProblem = e.getCause() instanceof KeeperException.ConnectionLossException
+                || e.getCause() instanceof KeeperException.SessionExpiredException;
+        if (connectionProblem && ZKCLIENT_EVENT_THREAD.equals(Thread.currentThread().getClass().getName())) {
+            return new ZkNoNodeException("connection lost while ZkClient re-read the node; reported as gone",
+                    (KeeperException) e.getCause());
+        }
+        return e;
     }
 
     /**
