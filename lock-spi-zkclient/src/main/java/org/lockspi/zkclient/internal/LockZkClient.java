@@ -14,7 +14,7 @@ import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * ZkClient with three of its habits changed, through the extension points it offers:
+ * ZkClient with four of its habits changed, through the extension points it offers (overridable methods):
  *
  * <ul>
  *   <li><b>No hidden retries.</b> ZkClient retries an operation after a connection loss until it succeeds, by
@@ -26,6 +26,8 @@ import org.apache.zookeeper.data.Stat;
  *       they are set with {@code getData}, which sets none on a missing node.</li>
  *   <li><b>Child watches without a data watch.</b> ZkClient subscribes to children with {@code exists} plus
  *       {@code getChildren}; here with {@code getChildren} only.</li>
+ *   <li><b>No dropped events.</b> ZkClient re-reads a node before it calls a listener and drops the event when
+ *       that read meets a lost connection; here the listener is called anyway (as for a deletion).</li>
  * </ul>
  *
  * <p>Data passes through unchanged ({@link BytesPushThroughSerializer}), never Java serialisation.
