@@ -1,5 +1,7 @@
 package org.lockspi.zkclient.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.I0Itec.zkclient.ExceptionUtil;
@@ -39,11 +41,23 @@ final class LockZkClient extends ZkClient {
     private final LockZkConnection connection;
     private volatile boolean closed;
     /**
-     * The last state ZooKeeper reported: connected or not. Written by ZkClient on ZooKeeper's event thread, also
-     * during the super constructor, so it has no initializer. The handle's own state lags behind: it stays
-     * CONNECTED for up to a second after a disconnection, and a call made then waits for the next connect attempt.
+     * The connection as this client last knew it: bit 0 connected, the rest a count of ZooKeeper's state events.
+     * Written by ZkClient on ZooKeeper's event thread, also during the super constructor, so it has no initializer.
+     * The handle's own state lags behind: it stays CONNECTED for up to a second after a disconnection, and a call
+     * made then waits in the handle's queue for the next connect attempt; so a call that meets a connection loss
+     * marks the connection down at once, unless a state event came meanwhile.
      */
-    private volatile boolean connectedState;
+    private volatile long state;
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(LockZkClient.class, "state", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /**
      * Connects, waiting at most {@code connectTimeoutMillis}.
@@ -62,18 +76,28 @@ final class LockZkClient extends ZkClient {
         return connection.getZookeeper();
     }
 
-    /** @return whether ZooKeeper last reported the connection up, and the current handle agrees */
+    /** @return whether the connection is up as far as this client knows, and the current handle agrees */
     boolean isConnected() {
+        return isConnected(state);
+    }
+
+    private boolean isConnected(long observed) {
         ZooKeeper zk = zooKeeper();
-        return connectedState && zk != null && zk.getState().isConnected();
+        return (observed & 1) == 1 && zk != null && zk.getState().isConnected();
     }
 
     @Override
-    public void setCurrentState(Watcher.Event.KeeperState state) {
-        connectedState = state == Watcher.Event.KeeperState.SyncConnected
-                || state == Watcher.Event.KeeperState.ConnectedReadOnly
-                || state == Watcher.Event.KeeperState.SaslAuthenticated;
-        super.setCurrentState(state);
+    public void setCurrentState(Watcher.Event.KeeperState keeperState) {
+        boolean connected = keeperState == Watcher.Event.KeeperState.SyncConnected
+                || keeperState == Watcher.Event.KeeperState.ConnectedReadOnly
+                || keeperState == Watcher.Event.KeeperState.SaslAuthenticated;
+        long observed;
+        long next;
+        do {
+            observed = state;
+            next = (((observed >>> 1) + 1) << 1) | (connected ? 1 : 0);
+        } while (!STATE.compareAndSet(this, observed, next));
+        super.setCurrentState(keeperState);
     }
 
     /**
@@ -85,11 +109,15 @@ final class LockZkClient extends ZkClient {
         if (closed) {
             throw new IllegalStateException("ZkClient already closed");
         }
+        long observed = state;
         try {
-            if (!isConnected()) {
+            if (!isConnected(observed)) {
                 throw new KeeperException.ConnectionLossException();
             }
             return callable.call();
+        } catch (KeeperException.ConnectionLossException e) {
+            STATE.compareAndSet(this, observed, observed & ~1L); // down until ZooKeeper says it is back
+            throw ZkException.create(e);
         } catch (KeeperException e) {
             throw ZkException.create(e);
         } catch (InterruptedException e) {
