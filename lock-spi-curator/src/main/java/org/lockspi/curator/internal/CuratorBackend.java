@@ -69,7 +69,6 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         this.client = client;
         this.notifier = notifier;
         this.ownsClient = notifier != null;
-        this.ownsClient = ownsClient;
         this.basePath = basePath;
         this.events = events;
         this.description = description;

@@ -66,6 +66,7 @@ public final class Settings {
     CuratorFramework newClient(Executor notifier) {
         CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
                 .runSafeService(notifier)
+                .zookeeperFactory(SettledCreateZooKeeper.FACTORY)
                 .connectString(uri.hostList())
                 .sessionTimeoutMs(toIntMillis(sessionTimeout))
                 .connectionTimeoutMs(toIntMillis(connectTimeout))
