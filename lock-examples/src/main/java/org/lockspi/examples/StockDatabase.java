@@ -110,8 +110,10 @@ final class StockDatabase implements AutoCloseable {
             List<StockReport.Sale> sales = new ArrayList<>();
             try (ResultSet r = s.executeQuery("SELECT worker, provider, token FROM sale ORDER BY id")) {
                 while (r.next()) {
+                    String worker = r.getString(1);
+                    String provider = r.getString(2);
                     long token = r.getLong(3);
-                    sales.add(new StockReport.Sale(r.getString(1), r.getString(2), r.wasNull() ? null : token));
+                    sales.add(new StockReport.Sale(worker, provider, r.wasNull() ? null : token));
                 }
             }
             int overlaps;
