@@ -42,6 +42,24 @@ abstract class ZkTestSupport {
         return closeLater(Locks.open(uri(), "curator"));
     }
 
+    /** @param sessionTimeout a longer session, for tests that must survive a server restart on a busy machine */
+    LockService open(String sessionTimeout) {
+        return closeLater(Locks.open(uri().replace("sessionTimeout=2s", "sessionTimeout=" + sessionTimeout),
+                "curator"));
+    }
+
+    /**
+     * @return one client of each ZooKeeper provider on the same path: zookeeper-raw, zkclient and curator, which
+     *         share Curator's node layout
+     */
+    List<LockService> oneClientOfEachZooKeeperProvider() {
+        List<LockService> clients = new ArrayList<>();
+        for (String provider : List.of("zookeeper-raw", "zkclient", "curator")) {
+            clients.add(closeLater(Locks.open(uri(), provider)));
+        }
+        return clients;
+    }
+
     <T extends AutoCloseable> T closeLater(T closeable) {
         opened.add(closeable);
         return closeable;

@@ -4,13 +4,15 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.lockspi.spi.LockUri;
 import org.lockspi.tck.internal.Ports;
 
 /**
  * A server someone else runs, given by URI, for example with {@code -Dlockspi.tck.uri=zookeeper://zk1:2181/tck}.
  * It offers none of the {@link Capability capabilities} that look behind the provider's back (those contracts
- * are skipped), only {@link Capability#OTHER_PROCESSES}; the other contracts run as against an embedded server. Closing it leaves the server alone.
+ * are skipped), only {@link Capability#OTHER_PROCESSES}; the other contracts run as against an embedded server.
+ * Closing it leaves the server alone.
  *
  * <p>Use a path (ZooKeeper) or database (Redis) reserved for the TCK: the contracts create and delete locks there.
  */
@@ -53,6 +55,25 @@ public final class ExternalBackend implements TckBackend {
             throw new IllegalStateException("system property " + URI_PROPERTY + " is not set");
         }
         return of(value);
+    }
+
+    /**
+     * The external server if {@value #URI_PROPERTY} is set, else the given embedded one, so one TCK class runs
+     * against either:
+     * <pre>{@code
+     * protected TckBackend startBackend() {
+     *     return ExternalBackend.fromSystemPropertyOr(EmbeddedZooKeeperBackend::start);
+     * }
+     * }</pre>
+     *
+     * @param embedded starts the backend to use when the property is not set
+     * @return the backend
+     * @throws IllegalArgumentException as {@link #of(String)}
+     */
+    public static TckBackend fromSystemPropertyOr(Supplier<? extends TckBackend> embedded) {
+        Objects.requireNonNull(embedded, "embedded");
+        String value = System.getProperty(URI_PROPERTY);
+        return value == null || value.isBlank() ? embedded.get() : of(value);
     }
 
     /** @return the description, with any password masked */

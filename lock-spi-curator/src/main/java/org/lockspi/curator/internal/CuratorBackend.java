@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
@@ -57,6 +58,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     private final Set<CuratorLease> live = ConcurrentHashMap.newKeySet();
     private final Object sessions = new Object();
     private long currentSession; // guarded by sessions; 0 if unknown
+    private boolean suspended; // guarded by sessions: SUSPENDED or LOST seen, RECONNECTED not yet
     private final Set<Long> deadSessions = new HashSet<>(); // guarded by sessions
 
     private final Object gate = new Object();
@@ -89,11 +91,13 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         Settings settings = Settings.of(uri);
         String where = "ZooKeeper at " + uri.hostList();
         int id = CLIENTS.incrementAndGet();
-        ExecutorService notifier = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "lockspi-curator-notify-" + id);
-            t.setDaemon(true);
-            return t;
-        });
+        // ZooKeeper's event thread may deliver a last watch after close: drop its wake-up quietly then
+        ExecutorService notifier = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "lockspi-curator-notify-" + id);
+                    t.setDaemon(true);
+                    return t;
+                }, new ThreadPoolExecutor.DiscardPolicy());
         CuratorFramework client;
         try {
             client = settings.newClient(notifier);
@@ -169,9 +173,11 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             checkOpen();
             waiting.add(me);
         }
+        DeadlineRetry.begin(deadline);
         try {
             CuratorLease lease;
             try {
+                awaitConnection(request, deadline);
                 lease = acquireOnServer(request, path, deadline, me);
             } catch (InterruptedException e) {
                 Thread.interrupted();
@@ -197,6 +203,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             }
             return lease;
         } finally {
+            DeadlineRetry.clear();
             synchronized (gate) {
                 waiting.remove(me);
                 if (interruptedByClose.remove(me)) {
@@ -204,6 +211,23 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
                 }
                 gate.notifyAll();
             }
+        }
+    }
+
+    /**
+     * While the connection is down Curator would wait for it, per operation and per retry, past any deadline: wait
+     * here instead, at most the client's connection timeout and never past the deadline.
+     */
+    private void awaitConnection(AcquireRequest request, Deadline deadline) throws InterruptedException {
+        if (client.getZookeeperClient().isConnected()) {
+            return;
+        }
+        long wait = Math.min(deadline.remainingMillis(), client.getZookeeperClient().getConnectionTimeoutMs());
+        if (wait > 0 && client.blockUntilConnected((int) wait, TimeUnit.MILLISECONDS)) {
+            return;
+        }
+        if (!client.getZookeeperClient().isConnected()) {
+            throw new LockConnectionException("not connected, cannot acquire " + request + " on " + description);
         }
     }
 
@@ -327,9 +351,15 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         return lease;
     }
 
-    /** Records a granted lease, unless its session is already known dead. */
+    /**
+     * Records a granted lease, unless its session is already known dead. A grant proves the connection is up; if
+     * Curator's RECONNECTED is still queued, the reconciliation happens now, so the lease is not born UNCERTAIN.
+     */
     private void register(CuratorLease lease) {
         synchronized (sessions) {
+            if (suspended && client.getZookeeperClient().isConnected()) {
+                reconcile();
+            }
             if (lease.isLost() || deadSessions.contains(lease.session)) {
                 lease.markLost();
                 return;
@@ -351,43 +381,50 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
 
     @Override
     public void stateChanged(CuratorFramework changed, ConnectionState state) {
-        switch (state) {
-            case SUSPENDED:
-                events.connectionSuspended();
-                break;
-            case LOST:
-                // the session expired (told by the server, or injected by Curator once the session timeout passed
-                // while suspended): every node of that session is gone or about to be
-                List<CuratorLease> lost;
-                synchronized (sessions) {
+        // BackendEvents never block nor call back, so they are called under the lock that orders them
+        synchronized (sessions) {
+            switch (state) {
+                case SUSPENDED:
+                    suspended = true;
+                    events.connectionSuspended();
+                    break;
+                case LOST:
+                    // the session expired (told by the server, or injected by Curator once the session timeout
+                    // passed while suspended): every node of that session is gone or about to be
+                    suspended = true;
                     if (currentSession != 0) {
                         deadSessions.add(currentSession);
                     }
-                    lost = takeLost(lease -> deadSessions.contains(lease.session));
-                }
-                lost.forEach(events::leaseLost);
-                break;
-            case CONNECTED:
-            case RECONNECTED: {
-                long now = sessionId();
-                List<CuratorLease> gone;
-                synchronized (sessions) {
-                    if (now != 0 && now != currentSession) {
-                        if (currentSession != 0) {
-                            deadSessions.add(currentSession);
-                        }
-                        currentSession = now;
-                    }
-                    // a new session owns none of the old nodes: Curator's mutex still calls itself acquired
-                    gone = takeLost(lease -> now != 0 && lease.session != now);
-                }
-                gone.forEach(events::leaseLost);
-                events.connectionRestored();
-                break;
+                    takeLost(lease -> deadSessions.contains(lease.session)).forEach(events::leaseLost);
+                    break;
+                case CONNECTED:
+                case RECONNECTED:
+                    reconcile();
+                    break;
+                default:
+                    break; // READ_ONLY: this provider does not ask for read-only mode
             }
-            default:
-                break; // READ_ONLY: this provider does not ask for read-only mode
         }
+    }
+
+    /**
+     * The connection is up: leases whose node belongs to an earlier session are lost (Curator's mutex still calls
+     * itself acquired), the others held again. Caller holds {@code sessions}.
+     */
+    private void reconcile() {
+        long now = sessionId();
+        if (now == 0) {
+            return;
+        }
+        if (now != currentSession) {
+            if (currentSession != 0) {
+                deadSessions.add(currentSession);
+            }
+            currentSession = now;
+        }
+        takeLost(lease -> lease.session != now).forEach(events::leaseLost);
+        suspended = false;
+        events.connectionRestored();
     }
 
     /** Marks and removes the live leases that match. Caller holds {@code sessions}. */
@@ -422,6 +459,9 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
      * order, so once this returns that delete is done.
      */
     private void settle(String path) {
+        if (!client.getZookeeperClient().isConnected()) {
+            return; // nothing goes out now; Curator's guaranteed deletes retry in the background
+        }
         try {
             client.checkExists().forPath(path);
         } catch (Exception e) {

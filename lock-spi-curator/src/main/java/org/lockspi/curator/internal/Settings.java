@@ -70,7 +70,7 @@ public final class Settings {
                 .connectString(uri.hostList())
                 .sessionTimeoutMs(toIntMillis(sessionTimeout))
                 .connectionTimeoutMs(toIntMillis(connectTimeout))
-                .retryPolicy(new ExponentialBackoffRetry(toIntMillis(retryBaseSleep), retryMaxRetries))
+                .retryPolicy(new DeadlineRetry(new ExponentialBackoffRetry(toIntMillis(retryBaseSleep), retryMaxRetries)))
                 // the URI names the ensemble; do not follow the servers' dynamic configuration
                 .ensembleTracker(false);
         if (uri.user().isPresent()) {

@@ -18,6 +18,7 @@ import org.apache.zookeeper.data.Stat;
  * interrupt during a recipe's create would leave a lock node behind until the session ends; this way the recipe
  * learns the name, meets the interrupt at its next wait, and deletes the node as it does for any interrupt.
  */
+@SuppressWarnings("try") // ZooKeeper.close() declares InterruptedException; not ours to change
 final class SettledCreateZooKeeper extends ZooKeeperAdmin {
 
     /** Makes these handles for Curator. */

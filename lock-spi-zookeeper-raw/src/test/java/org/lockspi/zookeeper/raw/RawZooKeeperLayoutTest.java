@@ -226,6 +226,9 @@ class RawZooKeeperLayoutTest {
         e = assertThrows(IllegalArgumentException.class,
                 () -> Locks.open(server.uri() + "?retries=3", provider));
         assertTrue(e.getMessage().contains("retries"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> Locks.open("zookeeper://" + server.address() + "/apps/./x?connectTimeout=5s", provider));
+        assertTrue(e.getMessage().contains("/apps/./x"), e.getMessage());
     }
 
     @Test

@@ -5,9 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -15,6 +21,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.lockspi.Lease;
 import org.lockspi.LeaseState;
+import org.lockspi.LockConnectionException;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
 import org.lockspi.tck.internal.Poll;
@@ -121,6 +128,53 @@ class RawZooKeeperRecoveryTest {
             assertTrue(got.fencingToken() > held.fencingToken(), "later holder, larger token");
             got.release();
             assertEquals(0, server.residue(name).size(), "nothing left: " + server.residue(name));
+        }
+    }
+
+    @Test
+    void acquisitionsRacingAServerRestartAllCompleteExcludeAndLeaveNothing() throws Exception {
+        String name = "recovery-race-" + System.nanoTime();
+        int threads = 4;
+        int rounds = 15;
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        AtomicInteger releasesNotTold = new AtomicInteger();
+        CountDownLatch warmedUp = new CountDownLatch(threads * 3);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try (LockService a = open(); LockService b = open()) {
+            List<Future<Integer>> results = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                LockService service = i % 2 == 0 ? a : b;
+                results.add(pool.submit(() -> {
+                    int acquired = 0;
+                    for (int r = 0; r < rounds; r++) {
+                        Lease lease = service.mutex(name).acquire(Duration.ofSeconds(20));
+                        acquired++;
+                        if (inside.incrementAndGet() > 1) {
+                            overlaps.incrementAndGet();
+                        }
+                        inside.decrementAndGet();
+                        try {
+                            lease.release();
+                        } catch (LockConnectionException e) {
+                            releasesNotTold.incrementAndGet(); // allowed: deleted when the connection returns
+                        }
+                        warmedUp.countDown();
+                    }
+                    return acquired;
+                }));
+            }
+            assertTrue(warmedUp.await(20, TimeUnit.SECONDS), "acquisitions under way");
+            server.restart();
+            for (Future<Integer> f : results) {
+                assertEquals(rounds, f.get(40, TimeUnit.SECONDS), "every acquisition completed");
+            }
+            assertEquals(0, overlaps.get(), "never two holders");
+            // releases the server missed are retried on reconnection: the server state drains to nothing
+            Poll.until("entries of " + name + " (" + releasesNotTold.get() + " releases retried)", 0,
+                    () -> server.residue(name).size(), Duration.ofSeconds(10));
+        } finally {
+            pool.shutdownNow();
         }
     }
 }
