@@ -9,15 +9,15 @@ import java.util.concurrent.Future;
 import org.lockspi.Lease;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
-import org.lockspi.tck.TckBackend;
-import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
 
 /**
  * The main job in one screen: a real ZooKeeper server started in this process, three clients (three
  * {@link LockService}s, three sessions) contending for one lock, each holder printing its fencing token.
  *
  * <p>Run with {@code ./mvnw -q -Pquickstart -pl lock-examples -am verify -DskipTests}. The provider is chosen
- * by configuration only: add {@code -Dlockspi.provider=curator} (or {@code zkclient}, {@code zookeeper-raw}).
+ * by configuration only: add {@code -Dlockspi.provider=curator} (or {@code zkclient}, {@code zookeeper-raw}), or
+ * {@code -Dexec.args="--redis"} for the Redis baseline on a Redis server started here, or
+ * {@code -Dexec.args="--uri=zookeeper://zk1:2181/app"} for a server of your own.
  */
 public final class QuickStart {
     private static final String LOCK = "demo/nightly-report";
@@ -26,20 +26,22 @@ public final class QuickStart {
     }
 
     /**
-     * @param args ignored
+     * @param args {@code --uri=URI}, {@code --provider=NAME}, {@code --redis}; none for an embedded ZooKeeper
      * @throws Exception if the demo fails; it then exits non-zero
      */
     public static void main(String[] args) throws Exception {
         int clients = 3;
         int rounds = 3;
-        try (TckBackend zookeeper = EmbeddedZooKeeperBackend.start()) {
-            System.out.println("started " + zookeeper.description());
+        ExampleArgs options = ExampleArgs.parse("QuickStart", args, ExampleBackend.OPTIONS, ExampleBackend.SWITCHES);
+        try (ExampleBackend backend = ExampleBackend.start(options, "/demo", null)) {
+            System.out.println("lock server: " + backend.description());
+            System.out.println("lock URI:    " + backend.display());
             List<LockService> services = new ArrayList<>();
             List<Long> grants = new ArrayList<>();
             ExecutorService pool = Executors.newFixedThreadPool(clients);
             try {
                 for (int i = 0; i < clients; i++) {
-                    services.add(Locks.open(zookeeper.uri()));
+                    services.add(Locks.open(backend.uri()));
                 }
                 System.out.println("provider: " + services.get(0).providerName() + " (installed: "
                         + Locks.providers().stream().map(p -> p.name()).toList() + ")");
