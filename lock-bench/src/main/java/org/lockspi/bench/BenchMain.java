@@ -1,0 +1,6 @@
+package org.lockspi.bench;
+
+public final class BenchMain {
+    public static void main(String[] args) {
+    }
+}
