@@ -1,0 +1,664 @@
+package org.lockspi.bench.internal;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
+import org.lockspi.Locks;
+import org.lockspi.spi.LockProvider;
+
+/**
+ * Runs every scenario against the backends it starts: the ZooKeeper server in a child JVM and redis-server from
+ * embedded-redis. Compared variants run interleaved in blocks (A, B, C, A, B, C ...), the order rotating every
+ * round, so that drift of a shared machine falls on all of them alike.
+ */
+public final class Bench {
+    /** The providers measured, by name, with their backend. */
+    static final Map<String, Variant.Backend> PROVIDERS = new LinkedHashMap<>();
+
+    static {
+        PROVIDERS.put("zookeeper-raw", Variant.Backend.ZOOKEEPER);
+        PROVIDERS.put("zkclient", Variant.Backend.ZOOKEEPER);
+        PROVIDERS.put("curator", Variant.Backend.ZOOKEEPER);
+        PROVIDERS.put("redis-baseline", Variant.Backend.REDIS);
+    }
+
+    private final Settings settings;
+    private final PrintStream log;
+    private final Results results = new Results();
+    private ZooKeeperServerProcess zk;
+    private RedisServerHandle redis;
+    private ZooKeeper inspector;
+    private final List<Variant> variants = new ArrayList<>();
+    private final Map<String, LockProvider> installed = new LinkedHashMap<>();
+
+    public Bench(Settings settings, PrintStream log) {
+        this.settings = settings;
+        this.log = log;
+    }
+
+    /** Starts the servers, runs every scenario, stops everything it started. */
+    public Results run() throws Exception {
+        long start = System.nanoTime();
+        results.settings = settings;
+        results.date = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
+        results.machine = Machine.describe();
+        results.jvm = Machine.jvm();
+        try {
+            zk = ZooKeeperServerProcess.start(settings.zkTickTime());
+            redis = RedisServerHandle.start();
+            results.zooKeeperServer = zk.description();
+            results.redisServer = redis.description();
+            log.println("[bench] " + results.zooKeeperServer);
+            log.println("[bench] " + results.redisServer);
+            inspector = ZooKeeperFloor.connect(zk.connectString(), 30_000);
+            ZooKeeperFloor.ensurePath(inspector, "/bench");
+            buildVariants();
+            uncontended();
+            for (int k : settings.clients()) {
+                contended(k);
+            }
+            for (int n : settings.waiters()) {
+                drain(n);
+            }
+            manyThreads();
+            takeover();
+        } finally {
+            if (inspector != null) {
+                inspector.close();
+            }
+            if (redis != null) {
+                redis.close();
+            }
+            if (zk != null) {
+                zk.close();
+            }
+            results.runMillis = (System.nanoTime() - start) / 1_000_000;
+        }
+        return results;
+    }
+
+    private void buildVariants() {
+        for (LockProvider p : Locks.providers()) {
+            installed.put(p.name(), p);
+        }
+        variants.add(new ZooKeeperFloor(zk.connectString()));
+        variants.add(new CuratorAnchor(zk.connectString()));
+        variants.add(new RedisFloor(redis.port()));
+        variants.add(new RedissonAnchor(redis.port()));
+        for (Map.Entry<String, Variant.Backend> p : PROVIDERS.entrySet()) {
+            if (!installed.containsKey(p.getKey())) {
+                results.providersMissing.add(p.getKey());
+                log.println("[bench] provider not installed, not measured: " + p.getKey());
+                continue;
+            }
+            String base = p.getValue() == Variant.Backend.ZOOKEEPER ? "zookeeper://" + zk.connectString()
+                    : redis.uri();
+            variants.add(new ProviderVariant(p.getKey(), p.getValue(), base));
+        }
+    }
+
+    /** @return a short scope for a variant: its lock paths or key prefixes */
+    private static String scope(Variant v) {
+        return v.name().toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
+    }
+
+    private long requests(Variant.Backend backend) throws IOException {
+        return backend == Variant.Backend.ZOOKEEPER ? zk.packetsReceived() : redis.commands();
+    }
+
+    private static <T> List<T> rotate(List<T> list, int by) {
+        List<T> out = new ArrayList<>(list.size());
+        for (int i = 0; i < list.size(); i++) {
+            out.add(list.get((i + by) % list.size()));
+        }
+        return out;
+    }
+
+    private static String describe(Throwable t) {
+        Throwable root = t;
+        StringBuilder message = new StringBuilder(t.toString());
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+            message.append(" <- ").append(root);
+        }
+        return message.toString().replace('\n', ' ');
+    }
+
+    // ---------------------------------------------------------------- uncontended
+
+    private void uncontended() {
+        log.println("[bench] uncontended acquire+release, " + settings.uncontendedRounds() + " interleaved rounds");
+        Map<Variant, Results.Cycle> byVariant = new LinkedHashMap<>();
+        Map<Variant, Variant.Client> clients = new LinkedHashMap<>();
+        Map<Variant, Variant.Locker> lockers = new LinkedHashMap<>();
+        try {
+            for (Variant v : variants) {
+                Results.Cycle r = new Results.Cycle(v);
+                byVariant.put(v, r);
+                results.uncontended.add(r);
+                try {
+                    Variant.Client c = v.open(scope(v));
+                    clients.put(v, c);
+                    lockers.put(v, c.locker("uncontended"));
+                } catch (Exception | LinkageError e) {
+                    r.error = "open: " + describe(e);
+                }
+            }
+            int first = settings.warmup() ? -1 : 0;
+            for (int round = first; round < settings.uncontendedRounds(); round++) {
+                for (Variant v : rotate(variants, Math.max(round, 0))) {
+                    Results.Cycle r = byVariant.get(v);
+                    if (r.error != null) {
+                        continue;
+                    }
+                    int cycles = v.backend() == Variant.Backend.ZOOKEEPER ? settings.zkCycles() : settings.redisCycles();
+                    try {
+                        cycleBlock(v, lockers.get(v), cycles, round < 0 ? null : r);
+                    } catch (Exception e) {
+                        r.error = describe(e);
+                    }
+                }
+            }
+        } finally {
+            clients.values().forEach(Variant.Client::close);
+        }
+        for (Results.Cycle r : results.uncontended) {
+            log.printf("[bench]   %-28s p50 %9.1f us  p99 %9.1f us  %5.2f req/acq%s%n", r.variant,
+                    r.cycle.p50() / 1e3, r.cycle.p99() / 1e3, r.requestsPerAcquisition(),
+                    r.error == null ? "" : "  FAILED " + r.error);
+        }
+    }
+
+    private void cycleBlock(Variant v, Variant.Locker locker, int cycles, Results.Cycle into) throws Exception {
+        long before = into == null ? 0 : requests(v.backend());
+        Samples block = new Samples();
+        for (int i = 0; i < cycles; i++) {
+            long t0 = System.nanoTime();
+            Variant.Held held = locker.lock();
+            held.release();
+            block.add(System.nanoTime() - t0);
+        }
+        if (into != null) {
+            into.requests += requests(v.backend()) - before;
+            into.acquisitions += cycles;
+            into.cycle.addAll(block);
+        }
+    }
+
+    // ---------------------------------------------------------------- contended
+
+    private List<Variant> contenders() {
+        return variants.stream().filter(Variant::contends).collect(Collectors.toList());
+    }
+
+    private void contended(int k) {
+        log.println("[bench] contended, K = " + k + " clients on one lock, " + settings.contendedRounds()
+                + " interleaved rounds of " + settings.contendedBlock().toMillis() + " ms");
+        List<Variant> list = contenders();
+        Map<Variant, Results.Contended> byVariant = new LinkedHashMap<>();
+        Map<Variant, List<Variant.Client>> clients = new LinkedHashMap<>();
+        try {
+            for (Variant v : list) {
+                Results.Contended r = new Results.Contended(v, v.name(), k);
+                byVariant.put(v, r);
+                results.contended.add(r);
+                List<Variant.Client> mine = new ArrayList<>();
+                clients.put(v, mine);
+                try {
+                    for (int i = 0; i < k; i++) {
+                        mine.add(v.open(scope(v)));
+                    }
+                } catch (Exception | LinkageError e) {
+                    r.error = "open: " + describe(e);
+                }
+            }
+            int first = settings.warmup() ? -1 : 0;
+            for (int round = first; round < settings.contendedRounds(); round++) {
+                for (Variant v : rotate(list, Math.max(round, 0))) {
+                    Results.Contended r = byVariant.get(v);
+                    if (r.error != null) {
+                        continue;
+                    }
+                    try {
+                        List<Variant.Locker> lockers = new ArrayList<>();
+                        for (Variant.Client c : clients.get(v)) {
+                            lockers.add(c.locker("contended-" + k));
+                        }
+                        Duration block = round < 0 ? settings.contendedBlock().dividedBy(2) : settings.contendedBlock();
+                        loopBlock(v, lockers, block, round < 0 ? null : r, "k" + k);
+                    } catch (Exception e) {
+                        r.error = describe(e);
+                    }
+                }
+            }
+        } finally {
+            clients.values().forEach(l -> l.forEach(Variant.Client::close));
+        }
+        for (Variant v : list) {
+            Results.Contended r = byVariant.get(v);
+            log.printf("[bench]   %-28s K=%-3d %8.0f acq/s  hand-off p50 %8.1f us  p99 %8.1f us  max/min %5.2f  "
+                            + "%5.2f req/acq%s%n", r.variant, k, r.rate(), r.handoff.p50() / 1e3, r.handoff.p99() / 1e3,
+                    r.maxOverMin(), r.requestsPerAcquisition(), r.error == null ? "" : "  FAILED " + r.error);
+        }
+    }
+
+    /**
+     * Runs one thread per locker, each acquiring and releasing in a loop for a while; counts acquisitions per
+     * thread and measures hand-off from the moment {@code release()} is called to the moment another thread's
+     * acquire returns.
+     */
+    private void loopBlock(Variant v, List<Variant.Locker> lockers, Duration duration, Results.Contended into,
+                           String tag) throws Exception {
+        int n = lockers.size();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong releaseStamp = new AtomicLong();
+        AtomicInteger lastHolder = new AtomicInteger(-1);
+        long[] counts = new long[n];
+        AtomicLong all = new AtomicLong();
+        Samples handoff = new Samples();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CyclicBarrier go = new CyclicBarrier(n + 1);
+        List<Thread> threads = new ArrayList<>();
+        long before = into == null ? 0 : requests(v.backend());
+        for (int i = 0; i < n; i++) {
+            int me = i;
+            Variant.Locker locker = lockers.get(i);
+            Thread t = new Thread(() -> {
+                try {
+                    go.await();
+                    while (true) {
+                        Variant.Held held = locker.lock();
+                        long now = System.nanoTime();
+                        all.incrementAndGet();
+                        if (stop.get()) {
+                            held.release();
+                            return;
+                        }
+                        int previous = lastHolder.getAndSet(me);
+                        if (previous >= 0 && previous != me) {
+                            handoff.add(now - releaseStamp.get());
+                        }
+                        counts[me]++;
+                        releaseStamp.set(System.nanoTime());
+                        held.release();
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                    stop.set(true);
+                }
+            }, "bench-" + tag + "-" + i);
+            t.setDaemon(true);
+            threads.add(t);
+            t.start();
+        }
+        go.await(30, TimeUnit.SECONDS);
+        long t0 = System.nanoTime();
+        Thread.sleep(duration.toMillis());
+        stop.set(true);
+        long t1 = System.nanoTime();
+        long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        for (Thread t : threads) {
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(joinDeadline - System.nanoTime())));
+            if (t.isAlive()) {
+                throw new IllegalStateException("thread " + t.getName() + " still waits for the lock 120 s after "
+                        + "the block ended");
+            }
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("a thread failed: " + describe(failure.get()), failure.get());
+        }
+        if (into != null) {
+            into.requests += requests(v.backend()) - before;
+            into.allAcquisitions += all.get();
+            into.seconds += (t1 - t0) / 1e9;
+            for (int i = 0; i < n; i++) {
+                into.acquisitions += counts[i];
+                into.perClient[i % into.perClient.length] += counts[i];
+            }
+            into.handoff.addAll(handoff);
+        }
+    }
+
+    // ---------------------------------------------------------------- draining queue
+
+    private void drain(int n) {
+        List<Variant> list = contenders();
+        int perClient = Math.min(n, 8);
+        log.println("[bench] hand-off while a queue of N = " + n + " waiters drains (" + perClient
+                + " waiting clients), " + settings.drainRounds() + " interleaved rounds");
+        Map<Variant, Results.Drain> byVariant = new LinkedHashMap<>();
+        Map<Variant, List<Variant.Client>> clients = new LinkedHashMap<>();
+        try {
+            for (Variant v : list) {
+                Results.Drain r = new Results.Drain(v, n);
+                byVariant.put(v, r);
+                results.drains.add(r);
+                List<Variant.Client> mine = new ArrayList<>();
+                clients.put(v, mine);
+                try {
+                    for (int i = 0; i <= perClient; i++) {
+                        mine.add(v.open(scope(v)));
+                    }
+                } catch (Exception | LinkageError e) {
+                    r.error = "open: " + describe(e);
+                }
+            }
+            int first = settings.warmup() && n <= 10 ? -1 : 0;
+            for (int round = first; round < settings.drainRounds(); round++) {
+                for (Variant v : rotate(list, Math.max(round, 0))) {
+                    Results.Drain r = byVariant.get(v);
+                    if (r.error != null || r.cutShort) {
+                        continue;
+                    }
+                    int drains = round < 0 ? 2 : Math.max(1, (settings.drainSamples() + n - 1) / n);
+                    try {
+                        for (int d = 0; d < drains && !r.cutShort; d++) {
+                            drainOnce(v, clients.get(v), n, round < 0 ? null : r);
+                        }
+                    } catch (Exception e) {
+                        r.error = describe(e);
+                    }
+                }
+            }
+        } finally {
+            clients.values().forEach(l -> l.forEach(Variant.Client::close));
+        }
+        for (Variant v : list) {
+            Results.Drain r = byVariant.get(v);
+            log.printf("[bench]   %-28s N=%-5d hand-off p50 %8.1f us  p99 %8.1f us  (%d hand-offs)%s%s%n", r.variant,
+                    n, r.handoff.p50() / 1e3, r.handoff.p99() / 1e3, r.handoff.size(), r.cutShort ? " CUT SHORT" : "",
+                    r.error == null ? "" : "  FAILED " + r.error);
+        }
+    }
+
+    private void drainOnce(Variant v, List<Variant.Client> clients, int n, Results.Drain into) throws Exception {
+        String name = "drain-" + n;
+        Variant.Client holderClient = clients.get(0);
+        Variant.Held first = holderClient.locker(name).lock();
+        AtomicLong stamp = new AtomicLong();
+        CountDownLatch ready = new CountDownLatch(n);
+        CountDownLatch done = new CountDownLatch(n);
+        Samples handoff = new Samples();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> threads = new ArrayList<>();
+        long before = v.backend() == Variant.Backend.REDIS ? redis.commands() : 0;
+        for (int i = 0; i < n; i++) {
+            Variant.Client c = clients.get(1 + i % (clients.size() - 1));
+            Thread t = new Thread(() -> {
+                try {
+                    Variant.Locker locker = c.locker(name);
+                    ready.countDown();
+                    Variant.Held held = locker.lock();
+                    handoff.add(System.nanoTime() - stamp.get());
+                    stamp.set(System.nanoTime());
+                    held.release();
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                } finally {
+                    done.countDown();
+                }
+            }, "bench-drain-" + i);
+            t.setDaemon(true);
+            threads.add(t);
+            t.start();
+        }
+        try {
+            if (!ready.await(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(n + " waiter threads did not start within 60 s");
+            }
+            awaitQueued(holderClient.zkLockPath(name), n, before);
+        } finally {
+            stamp.set(System.nanoTime());
+            first.release();
+        }
+        if (!done.await(settings.drainCap().toMillis(), TimeUnit.MILLISECONDS)) {
+            if (into != null) {
+                into.cutShort = true;
+                into.handoff.addAll(handoff);
+                into.drains++;
+            }
+            // close the waiting clients so their threads end; they are not used again for this N
+            for (Variant.Client c : clients) {
+                c.close();
+            }
+            for (Thread t : threads) {
+                t.join(10_000);
+            }
+            return;
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("a waiter failed: " + describe(failure.get()), failure.get());
+        }
+        if (into != null) {
+            into.handoff.addAll(handoff);
+            into.drains++;
+        }
+    }
+
+    /**
+     * Waits until n waiters are queued: on ZooKeeper until the lock's path has n + 1 children; on Redis, where
+     * waiters have no server-side queue, until the server saw n more commands than before they started (every
+     * waiter has tried at least about once), plus a short settle.
+     */
+    private void awaitQueued(String zkPath, int n, long redisBefore) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            if (zkPath != null) {
+                try {
+                    if (inspector.getChildren(zkPath, false).size() >= n + 1) {
+                        return;
+                    }
+                } catch (KeeperException.NoNodeException notYet) {
+                    // parent not created yet
+                }
+            } else if (redis.commands() - redisBefore >= n) {
+                Thread.sleep(20);
+                return;
+            }
+            Thread.sleep(2);
+        }
+        throw new IllegalStateException(n + " waiters were not queued within 120 s");
+    }
+
+    // ---------------------------------------------------------------- many threads, one lock object
+
+    private void manyThreads() {
+        int t = settings.threads();
+        log.println("[bench] " + t + " threads of one client on one lock, " + settings.threadRounds()
+                + " interleaved rounds of " + settings.threadBlock().toMillis() + " ms");
+        // label -> (variant, shared lock object?)
+        List<Object[]> cases = new ArrayList<>();
+        for (Variant v : contenders()) {
+            if (v instanceof CuratorAnchor) {
+                cases.add(new Object[] {v, "Curator InterProcessMutex, one shared instance", true});
+                cases.add(new Object[] {v, "Curator InterProcessMutex, " + t + " separate instances", false});
+            } else if (v instanceof RedissonAnchor) {
+                cases.add(new Object[] {v, "Redisson RLock, one shared instance", true});
+            } else {
+                cases.add(new Object[] {v, v.name() + ", one mutex object", true});
+            }
+        }
+        Map<Object[], Results.Contended> byCase = new LinkedHashMap<>();
+        Map<Object[], Variant.Client> clients = new LinkedHashMap<>();
+        try {
+            for (Object[] c : cases) {
+                Variant v = (Variant) c[0];
+                Results.Contended r = new Results.Contended(v, (String) c[1], t);
+                byCase.put(c, r);
+                results.manyThreads.add(r);
+                try {
+                    clients.put(c, v.open(scope(v)));
+                } catch (Exception | LinkageError e) {
+                    r.error = "open: " + describe(e);
+                }
+            }
+            for (int round = 0; round < settings.threadRounds(); round++) {
+                for (Object[] c : rotate(cases, round)) {
+                    Variant v = (Variant) c[0];
+                    Results.Contended r = byCase.get(c);
+                    if (r.error != null) {
+                        continue;
+                    }
+                    try {
+                        Variant.Client client = clients.get(c);
+                        String name = "threads-" + ((boolean) c[2] ? "shared" : "separate");
+                        List<Variant.Locker> lockers = new ArrayList<>();
+                        Variant.Locker shared = client.locker(name);
+                        for (int i = 0; i < t; i++) {
+                            lockers.add((boolean) c[2] ? shared : client.locker(name));
+                        }
+                        loopBlock(v, lockers, settings.threadBlock(), r, "t");
+                    } catch (Exception e) {
+                        r.error = describe(e);
+                    }
+                }
+            }
+        } finally {
+            clients.values().forEach(Variant.Client::close);
+        }
+        for (Results.Contended r : results.manyThreads) {
+            log.printf("[bench]   %-50s %8.0f acq/s  hand-off p50 %8.1f us  %5.2f req/acq%s%n", r.variant, r.rate(),
+                    r.handoff.p50() / 1e3, r.requestsPerAcquisition(), r.error == null ? "" : "  FAILED " + r.error);
+        }
+    }
+
+    // ---------------------------------------------------------------- take-over after a kill
+
+    /** URI parameter names a provider may use for its session timeout or lease time, in order of preference. */
+    private static final List<String> TIMEOUT_PARAMETERS = List.of("sessionTimeout", "leaseTime", "session-timeout",
+            "lease-time", "ttl", "lease", "leaseTimeout");
+
+    private void takeover() {
+        long ms = settings.takeoverTimeout().toMillis();
+        log.println("[bench] take-over after the holder's process is killed (holder runs with a " + ms
+                + " ms session timeout / lease time)");
+        for (Variant v : variants) {
+            if (!(v instanceof ProviderVariant)) {
+                continue;
+            }
+            ProviderVariant pv = (ProviderVariant) v;
+            Results.Takeover r = new Results.Takeover(v);
+            results.takeovers.add(r);
+            Set<String> accepted = installed.get(v.name()).parameters();
+            String parameter = TIMEOUT_PARAMETERS.stream().filter(accepted::contains).findFirst().orElse(null);
+            String uri = pv.uri(scope(v)) + (parameter == null ? "" : "?" + parameter + "=" + ms + "ms");
+            r.setting = parameter == null ? "provider default (it accepts none of " + TIMEOUT_PARAMETERS + ")"
+                    : parameter + "=" + ms + "ms";
+            for (int s = 0; s < settings.takeoverSamples(); s++) {
+                try {
+                    takeoverOnce(pv, uri, "takeover-" + s, r);
+                } catch (Exception e) {
+                    r.error = describe(e);
+                    break;
+                }
+            }
+            log.printf("[bench]   %-28s %8.0f ms (%s)%s%n", r.variant, r.takeover.p50() / 1e6, r.setting,
+                    r.error == null ? "" : "  FAILED " + r.error);
+        }
+    }
+
+    private void takeoverOnce(ProviderVariant v, String uri, String name, Results.Takeover into) throws Exception {
+        Process holder = ChildJvm.start(HolderProcess.class, List.of("-Xmx256m", "-XX:TieredStopAtLevel=1",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), List.of(v.name(), uri, name), null);
+        try (org.lockspi.LockService waiterService = Locks.open(uri, v.name())) {
+            BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+            AtomicReference<String> line = new AtomicReference<>();
+            StringBuilder transcript = new StringBuilder();
+            CountDownLatch held = new CountDownLatch(1);
+            Thread reader = new Thread(() -> {
+                try {
+                    String l;
+                    while ((l = out.readLine()) != null) {
+                        synchronized (transcript) {
+                            transcript.append(l).append('\n');
+                        }
+                        if (l.startsWith("HELD")) {
+                            line.set(l);
+                            held.countDown();
+                        }
+                    }
+                } catch (IOException ignored) {
+                    // the process was killed
+                }
+            }, "bench-holder-out");
+            reader.setDaemon(true);
+            reader.start();
+            if (!held.await(60, TimeUnit.SECONDS)) {
+                synchronized (transcript) {
+                    throw new IllegalStateException("the holder process did not report HELD within 60 s: " + transcript);
+                }
+            }
+            long before = v.backend() == Variant.Backend.REDIS ? redis.commands() : 0;
+            AtomicLong acquiredAt = new AtomicLong();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread waiter = new Thread(() -> {
+                try {
+                    org.lockspi.Lease lease = waiterService.mutex(name).acquire(Duration.ofSeconds(120));
+                    acquiredAt.set(System.nanoTime());
+                    lease.release();
+                } catch (Throwable e) {
+                    failure.set(e);
+                }
+            }, "bench-takeover-waiter");
+            waiter.setDaemon(true);
+            waiter.start();
+            String path = v.backend() == Variant.Backend.ZOOKEEPER ? "/bench/" + scope(v) + "/" + name : null;
+            awaitQueued(path, 1, before);
+            long killedAt = System.nanoTime();
+            holder.destroyForcibly();
+            waiter.join(150_000);
+            if (failure.get() != null) {
+                throw new IllegalStateException("the waiter failed: " + describe(failure.get()), failure.get());
+            }
+            if (acquiredAt.get() == 0) {
+                throw new IllegalStateException("the waiter did not get the lock within 150 s of the kill");
+            }
+            into.takeover.add(acquiredAt.get() - killedAt);
+        } finally {
+            ChildJvm.kill(holder);
+        }
+    }
+
+    /** @return the run's results so far */
+    public Results results() {
+        return results;
+    }
+
+    static String heap() {
+        return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("-Xm")).collect(Collectors.joining(" "));
+    }
+
+    static void writeAll(Path path, String text) throws IOException {
+        Path parent = path.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(path, text);
+    }
+}
