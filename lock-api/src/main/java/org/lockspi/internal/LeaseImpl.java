@@ -66,8 +66,8 @@ final class LeaseImpl implements Lease {
 
     @Override
     public void release() {
-        if (released.get()) {
-            return;
+        if (released.get() || hold.state() == LeaseState.RELEASED) {
+            return; // released before, or ended by the service's close()
         }
         if (hold.owner != null && hold.owner != Thread.currentThread()) {
             throw new IllegalMonitorStateException("lease of " + hold.kind.toString().toLowerCase(java.util.Locale.ROOT)

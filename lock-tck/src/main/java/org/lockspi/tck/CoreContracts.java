@@ -2,7 +2,10 @@ package org.lockspi.tck;
 
 /**
  * The contracts a provider must meet within one JVM against a healthy server: discovery, exclusion,
- * reentrancy, timeouts, read-write, semaphore, hygiene, bad input.
+ * reentrancy, timeouts, read-write, semaphore, hygiene, bad input. Each test is named after its rule in
+ * {@code docs/spec.md}.
  */
-public interface CoreContracts extends TckContext {
+public interface CoreContracts extends DiscoveryContracts, NameContracts, MutualExclusionContracts,
+        StockScenarioContracts, ReentrancyContracts, TimeoutContracts, ReadWriteContracts, SemaphoreContracts,
+        NonReentrantMutexContracts, HygieneContracts, FeatureAbsenceContracts {
 }

@@ -1,8 +1,11 @@
 package org.lockspi.tck;
 
 /**
- * The contracts about processes and failures: exclusion across JVMs, crash release, lease loss, fencing
- * across restarts, fairness and herd-free waiting, unreachable servers.
+ * The contracts about processes and failures (§10 to §16): exclusion across JVMs, crash release, lease loss,
+ * fencing tokens across restarts and parent removal, fairness and herd-free waiting, unreachable servers,
+ * connection suspension.
  */
-public interface FailureContracts extends TckContext {
+public interface FailureContracts extends CrossProcessExclusionContracts, CrashReleaseContracts,
+        LeaseLossContracts, FencingTokenContracts, FairnessContracts, HerdFreeContracts,
+        UnreachableServerContracts, ConnectionSuspensionContracts {
 }

@@ -24,7 +24,12 @@ public interface TckBackend extends AutoCloseable {
         /** {@link #watchCount(String)} works. */
         WATCH_COUNT,
         /** {@link #removeEmptyParents(String)} works. */
-        PARENT_REMOVAL
+        PARENT_REMOVAL,
+        /**
+         * Clients in other JVM processes on this machine reach the server at {@link #uri()} (a real server does;
+         * an in-memory one does not); the cross-process and crash contracts need it.
+         */
+        OTHER_PROCESSES
     }
 
     /** @return a one-line description for reports, e.g. {@code embedded ZooKeeper 3.9.5 at 127.0.0.1:40123} */

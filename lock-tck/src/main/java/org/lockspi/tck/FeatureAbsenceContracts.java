@@ -1,0 +1,83 @@
+package org.lockspi.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.lockspi.tck.internal.Checks.BOUND;
+import static org.lockspi.tck.internal.Checks.WAIT;
+import static org.lockspi.tck.internal.Checks.assertNames;
+import static org.lockspi.tck.internal.Checks.requireAbsent;
+import static org.lockspi.tck.internal.Checks.requireSomeKind;
+import static org.lockspi.tck.internal.Checks.throwsWithin;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.lockspi.Lease;
+import org.lockspi.LeaseState;
+import org.lockspi.LockFeature;
+import org.lockspi.LockService;
+import org.lockspi.tck.internal.Kind;
+
+/**
+ * §9 Feature absence: a feature the provider does not declare is refused with UnsupportedOperationException
+ * naming it. For a declared feature the test is skipped with the reason "declares X"; its own contracts test it.
+ */
+public interface FeatureAbsenceContracts extends TckContext {
+
+    @Test
+    @DisplayName("§9.1 without REENTRANT_MUTEX, mutex(name) throws UnsupportedOperationException")
+    default void noReentrantMutex() {
+        requireAbsent(provider(), LockFeature.REENTRANT_MUTEX);
+        LockService client = openClient();
+        assertNames(throwsWithin(UnsupportedOperationException.class, BOUND, "mutex(name)",
+                () -> client.mutex(uniqueName("absent"))), LockFeature.REENTRANT_MUTEX.name());
+    }
+
+    @Test
+    @DisplayName("§9.2 without NON_REENTRANT_MUTEX, nonReentrantMutex(name) throws UnsupportedOperationException")
+    default void noNonReentrantMutex() {
+        requireAbsent(provider(), LockFeature.NON_REENTRANT_MUTEX);
+        LockService client = openClient();
+        assertNames(throwsWithin(UnsupportedOperationException.class, BOUND, "nonReentrantMutex(name)",
+                () -> client.nonReentrantMutex(uniqueName("absent"))), LockFeature.NON_REENTRANT_MUTEX.name());
+    }
+
+    @Test
+    @DisplayName("§9.3 without READ_WRITE, readWriteLock(name) throws UnsupportedOperationException")
+    default void noReadWrite() {
+        requireAbsent(provider(), LockFeature.READ_WRITE);
+        LockService client = openClient();
+        assertNames(throwsWithin(UnsupportedOperationException.class, BOUND, "readWriteLock(name)",
+                () -> client.readWriteLock(uniqueName("absent"))), LockFeature.READ_WRITE.name());
+    }
+
+    @Test
+    @DisplayName("§9.4 without SEMAPHORE, semaphore(name, permits) throws UnsupportedOperationException")
+    default void noSemaphore() {
+        requireAbsent(provider(), LockFeature.SEMAPHORE);
+        LockService client = openClient();
+        assertNames(throwsWithin(UnsupportedOperationException.class, BOUND, "semaphore(name, 2)",
+                () -> client.semaphore(uniqueName("absent"), 2)), LockFeature.SEMAPHORE.name());
+    }
+
+    @Test
+    @DisplayName("§9.5 without FENCING_TOKENS, lease.fencingToken() throws UnsupportedOperationException")
+    default void noFencingTokens() throws InterruptedException {
+        requireAbsent(provider(), LockFeature.FENCING_TOKENS);
+        Kind kind = requireSomeKind(provider()).get(0);
+        try (Lease lease = kind.of(openClient(), uniqueName("absent")).acquire(WAIT)) {
+            assertNames(throwsWithin(UnsupportedOperationException.class, BOUND, "fencingToken()",
+                    lease::fencingToken), LockFeature.FENCING_TOKENS.name());
+            assertEquals(LeaseState.HELD, lease.state());
+        }
+    }
+
+    @Test
+    @DisplayName("§9.6 without LOST_NOTIFICATION, lease.addListener(l) throws UnsupportedOperationException")
+    default void noLostNotification() throws InterruptedException {
+        requireAbsent(provider(), LockFeature.LOST_NOTIFICATION);
+        Kind kind = requireSomeKind(provider()).get(0);
+        try (Lease lease = kind.of(openClient(), uniqueName("absent")).acquire(WAIT)) {
+            assertNames(throwsWithin(UnsupportedOperationException.class, BOUND, "addListener(l)",
+                    () -> lease.addListener((l, previous, current) -> { })), LockFeature.LOST_NOTIFICATION.name());
+        }
+    }
+}

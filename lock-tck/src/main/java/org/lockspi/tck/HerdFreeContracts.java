@@ -1,0 +1,92 @@
+package org.lockspi.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.lockspi.DistributedLock;
+import org.lockspi.Lease;
+import org.lockspi.LockFeature;
+import org.lockspi.tck.internal.Poll;
+
+/**
+ * §14.2 Herd-free waiting: with N waiters queued the server holds exactly N watches on the lock (each waiter
+ * watches one node, the one before it), and a release wakes one waiter only: it acquires, the others keep
+ * waiting, and one watch is gone. The hand-over is followed down the whole queue.
+ */
+public interface HerdFreeContracts extends TckContext {
+
+    @Test
+    @Timeout(90)
+    @DisplayName("§14.2 mutex: N waiters hold N watches, and each release wakes exactly one of them")
+    default void eachReleaseWakesOneWaiter() throws InterruptedException, ExecutionException, TimeoutException {
+        requireFeature(LockFeature.HERD_FREE);
+        requireFeature(LockFeature.REENTRANT_MUTEX);
+        requireCapability(TckBackend.Capability.INSPECT);
+        requireCapability(TckBackend.Capability.WATCH_COUNT);
+        int waiters = 3;
+        String name = uniqueName("herd");
+        Lease held = openClient().mutex(name).acquire(Duration.ofSeconds(10));
+        Poll.until("entries of '" + name + "'", 1, () -> backend().residue(name).size(), Duration.ofSeconds(5));
+
+        List<CountDownLatch> acquired = new ArrayList<>();
+        List<CountDownLatch> proceed = new ArrayList<>();
+        List<Future<?>> done = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(waiters);
+        try {
+            for (int i = 0; i < waiters; i++) {
+                CountDownLatch got = new CountDownLatch(1);
+                CountDownLatch go = new CountDownLatch(1);
+                acquired.add(got);
+                proceed.add(go);
+                DistributedLock lock = openClient().mutex(name);
+                done.add(pool.submit(() -> {
+                    try (Lease lease = lock.acquire(Duration.ofSeconds(60))) {
+                        got.countDown();
+                        assertTrue(go.await(60, TimeUnit.SECONDS), "told to release");
+                    }
+                    return null;
+                }));
+                Poll.until("entries of '" + name + "' with waiter " + i + " enqueued", i + 2,
+                        () -> backend().residue(name).size(), Duration.ofSeconds(10));
+            }
+            Poll.until("watches on '" + name + "' with " + waiters + " waiters", waiters,
+                    () -> backend().watchCount(name), Duration.ofSeconds(10));
+
+            held.release();
+            for (int i = 0; i < waiters; i++) {
+                assertTrue(acquired.get(i).await(10, TimeUnit.SECONDS), "waiter " + i + " acquired after the"
+                        + " release before it");
+                int left = waiters - 1 - i;
+                Poll.until("watches on '" + name + "' with " + left + " waiters left", left,
+                        () -> backend().watchCount(name), Duration.ofSeconds(10));
+                for (int j = i + 1; j < waiters; j++) {
+                    assertEquals(1, acquired.get(j).getCount(), "waiter " + j + " still waits while waiter " + i
+                            + " holds");
+                }
+                assertEquals(left + 1, backend().residue(name).size(), "entries: the holder and " + left
+                        + " waiters");
+                proceed.get(i).countDown();
+                done.get(i).get(10, TimeUnit.SECONDS);
+            }
+            Poll.until("entries of '" + name + "' at the end", 0, () -> backend().residue(name).size(),
+                    Duration.ofSeconds(5));
+        } finally {
+            proceed.forEach(CountDownLatch::countDown);
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), "waiter threads ended");
+        }
+    }
+}

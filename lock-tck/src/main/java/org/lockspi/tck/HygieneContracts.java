@@ -1,0 +1,212 @@
+package org.lockspi.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lockspi.tck.internal.Checks.BOUND;
+import static org.lockspi.tck.internal.Checks.WAIT;
+import static org.lockspi.tck.internal.Checks.requireSomeKind;
+import static org.lockspi.tck.internal.Checks.throwsWithin;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.lockspi.Acquirable;
+import org.lockspi.Lease;
+import org.lockspi.LeaseState;
+import org.lockspi.LockFeature;
+import org.lockspi.LockService;
+import org.lockspi.Locks;
+import org.lockspi.tck.internal.Async;
+import org.lockspi.tck.internal.Kind;
+
+/** §8 Hygiene and lifecycle: nothing left on the server, in the JVM or in a lease after release and close. */
+public interface HygieneContracts extends TckContext {
+
+    @Test
+    @DisplayName("§8.1 nothing is left on the server once every lease is released, for every kind")
+    default void noResidueAfterRelease() throws InterruptedException {
+        List<Kind> kinds = requireSomeKind(provider());
+        requireCapability(TckBackend.Capability.INSPECT);
+        LockService client = openClient();
+        for (Kind kind : kinds) {
+            String name = uniqueName("clean-" + kind);
+            Lease lease = kind.of(client, name).acquire(WAIT);
+            assertFalse(backend().residue(name).isEmpty(), kind + ": a held lock shows no state in residue()");
+            lease.release();
+            assertEquals(List.of(), backend().residue(name), kind + ": state left after release");
+        }
+        if (provider().features().contains(LockFeature.READ_WRITE)) {
+            String name = uniqueName("clean-read");
+            client.readWriteLock(name).readLock().acquire(WAIT).release();
+            assertEquals(List.of(), backend().residue(name), "read lock: state left after release");
+        }
+        if (provider().features().contains(LockFeature.SEMAPHORE)) {
+            String name = uniqueName("clean-sem");
+            Lease a = client.semaphore(name, 3).acquire(WAIT);
+            Lease b = client.semaphore(name, 3).acquire(WAIT);
+            a.release();
+            b.release();
+            assertEquals(List.of(), backend().residue(name), "semaphore of 3: state left after release");
+        }
+    }
+
+    @Test
+    @DisplayName("§8.2 close() is idempotent; isClosed(), providerName() and features() still answer")
+    default void closeIdempotent() {
+        LockService client = openClient();
+        assertFalse(client.isClosed());
+        client.close();
+        assertTrue(client.isClosed());
+        client.close();
+        assertTrue(client.isClosed());
+        assertEquals(provider().name(), client.providerName());
+        assertEquals(provider().features(), client.features());
+    }
+
+    @Test
+    @DisplayName("§8.3 after close every other method throws IllegalStateException, also on locks obtained before")
+    default void closedServiceRefuses() {
+        List<Kind> kinds = requireSomeKind(provider());
+        LockService client = openClient();
+        List<Acquirable> before = new ArrayList<>();
+        for (Kind kind : kinds) {
+            before.add(kind.of(client, uniqueName("closed-" + kind)));
+        }
+        client.close();
+        for (Kind kind : kinds) {
+            throwsWithin(IllegalStateException.class, BOUND, kind + " after close",
+                    () -> kind.of(client, uniqueName("after-close")));
+        }
+        for (Acquirable lock : before) {
+            throwsWithin(IllegalStateException.class, BOUND, lock + ".acquire() after close", lock::acquire);
+            throwsWithin(IllegalStateException.class, BOUND, lock + ".acquire(timeout) after close",
+                    () -> lock.acquire(WAIT));
+            throwsWithin(IllegalStateException.class, BOUND, lock + ".tryAcquire() after close", lock::tryAcquire);
+            throwsWithin(IllegalStateException.class, BOUND, lock + ".tryAcquire(timeout) after close",
+                    () -> lock.tryAcquire(WAIT));
+            throwsWithin(IllegalStateException.class, BOUND, lock + ".asJavaLock().tryLock() after close",
+                    () -> lock.asJavaLock().tryLock());
+        }
+    }
+
+    @Test
+    @DisplayName("§8.4 closing a service turns its leases RELEASED and frees them on the server")
+    default void closeReleasesLeases() throws InterruptedException {
+        List<Kind> kinds = requireSomeKind(provider());
+        LockService client = openClient();
+        LockService other = openClient();
+        List<Lease> leases = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (Kind kind : kinds) {
+            String name = uniqueName("close-" + kind);
+            names.add(name);
+            leases.add(kind.of(client, name).acquire(WAIT));
+        }
+        client.close();
+        for (int i = 0; i < kinds.size(); i++) {
+            Kind kind = kinds.get(i);
+            Lease lease = leases.get(i);
+            assertEquals(LeaseState.RELEASED, lease.state(), kind + ": lease of a closed service");
+            lease.release(); // harmless after close
+            Optional<Lease> next = kind.of(other, names.get(i)).tryAcquire(WAIT);
+            assertTrue(next.isPresent(), kind + ": closing the holder's service did not free the lock");
+            next.get().release();
+            if (backend().capabilities().contains(TckBackend.Capability.INSPECT)) {
+                assertEquals(List.of(), backend().residue(names.get(i)), kind + ": state left after close");
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("§8.5 an acquisition waiting in another thread fails with IllegalStateException when its service closes")
+    default void closeFailsWaiters() throws InterruptedException {
+        for (Kind kind : requireSomeKind(provider())) {
+            String name = uniqueName("close-waiter-" + kind);
+            Lease held = kind.of(openClient(), name).acquire(WAIT);
+            LockService waiting = openClient();
+            Acquirable lock = kind.of(waiting, name);
+            Async<Lease> waiter = Async.start("closed-waiter-" + kind, lock::acquire);
+            waiter.awaitBlocked(BOUND);
+            waiting.close();
+            Throwable failure = waiter.failure(BOUND.multipliedBy(2));
+            assertTrue(failure instanceof IllegalStateException, kind + ": a waiter of a closed service must fail "
+                    + "with IllegalStateException, got " + failure);
+            if (backend().capabilities().contains(TckBackend.Capability.INSPECT)) {
+                held.release();
+                assertEquals(List.of(), backend().residue(name), kind + ": the closed waiter left state behind");
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("§8.6 no thread started by a client outlives its close()")
+    default void noThreadsAfterClose() throws InterruptedException {
+        List<Kind> kinds = requireSomeKind(provider());
+        // A first client lets the JVM and the server start whatever threads they keep for good.
+        exercise(kinds, uniqueName("threads-warmup"));
+        Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
+        exercise(kinds, uniqueName("threads"));
+        long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        List<Thread> left = new ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (!before.contains(t) && !ignoredThread(t)) {
+                t.join(Math.max(1, (end - System.nanoTime()) / 1_000_000));
+                if (t.isAlive()) {
+                    left.add(t);
+                }
+            }
+        }
+        assertTrue(left.isEmpty(), "threads still alive 5 s after close():\n" + left.stream()
+                .map(t -> t.getName() + (t.isDaemon() ? " (daemon)" : "") + ", " + t.getState() + "\n"
+                        + Async.stack(t)).collect(Collectors.joining("\n")));
+    }
+
+    /** Opens a client, takes and releases every kind, adds a listener where supported, and closes it. */
+    private void exercise(List<Kind> kinds, String name) throws InterruptedException {
+        try (LockService client = Locks.open(clientUri(), provider())) {
+            for (Kind kind : kinds) {
+                String own = name + "/" + kind;
+                try (Lease lease = kind.of(client, own).acquire(WAIT)) {
+                    if (client.features().contains(LockFeature.LOST_NOTIFICATION)) {
+                        lease.addListener((l, previous, current) -> { });
+                    }
+                }
+            }
+        }
+    }
+
+    /** Threads of the JVM and the test framework, which come and go on their own. */
+    private static boolean ignoredThread(Thread t) {
+        String n = t.getName();
+        return !t.isAlive() || n.startsWith("junit") || n.startsWith("ForkJoinPool") || n.startsWith("tck-")
+                || n.equals("Common-Cleaner") || n.equals("process reaper") || n.equals("Attach Listener")
+                || n.equals("Signal Dispatcher") || n.equals("Finalizer") || n.equals("Reference Handler")
+                || n.equals("Notification Thread") || n.startsWith("surefire") || n.startsWith("JFR")
+                || n.startsWith("InnocuousThread") || n.startsWith("process reaper");
+    }
+
+    @Test
+    @DisplayName("§8.7 handles are cached per service: the same name gives the same instance, and so does asJavaLock()")
+    default void handlesCached() {
+        List<Kind> kinds = requireSomeKind(provider());
+        LockService client = openClient();
+        for (Kind kind : kinds) {
+            String name = uniqueName("cached-" + kind);
+            Acquirable lock = kind.of(client, name);
+            assertTrue(lock == kind.of(client, name), kind + ": a second call for the same name gave a new instance");
+            assertTrue(lock.asJavaLock() == lock.asJavaLock(), kind + ": asJavaLock() gave a new instance");
+            assertEquals(name, lock.name());
+        }
+        if (provider().features().contains(LockFeature.READ_WRITE)) {
+            String name = uniqueName("cached-rw");
+            assertTrue(client.readWriteLock(name) == client.readWriteLock(name), "readWriteLock() gave a new instance");
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package org.lockspi.tck;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.lockspi.Acquirable;
+import org.lockspi.DistributedLock;
+import org.lockspi.Lease;
+import org.lockspi.LeaseState;
+import org.lockspi.LockFeature;
+import org.lockspi.LockService;
+import org.lockspi.tck.internal.StateRecorder;
+import org.lockspi.tck.process.HolderMain;
+
+/**
+ * §12 Lease loss: when the server ends a holder's claim behind its back ({@link TckBackend#forceLoss(String)}:
+ * ZooKeeper expires the session, Redis deletes the key), the lease turns {@link LeaseState#LOST}, its listeners
+ * are told, another client can take the lock, and the old holder's late release harms no one.
+ */
+public interface LeaseLossContracts extends TckContext {
+
+    @Test
+    @Timeout(60)
+    @DisplayName("§12.1 mutex: a lease whose session the server ended turns LOST and its listener is told")
+    default void lostLeaseIsReported() throws InterruptedException {
+        requireLossSetup(LockFeature.REENTRANT_MUTEX);
+        String name = uniqueName("loss");
+        DistributedLock lock = openClient().mutex(name);
+        Lease lease = lock.acquire(Duration.ofSeconds(10));
+        StateRecorder recorder = new StateRecorder();
+        lease.addListener(recorder);
+
+        backend().forceLoss(name);
+        recorder.awaitChangeTo(LeaseState.LOST, crashReleaseBound());
+
+        assertEquals(LeaseState.LOST, lease.state());
+        assertFalse(lease.isHeld());
+        assertFalse(lock.isHeldByCurrentThread(), "a LOST lock is not held by the thread");
+        List<String> changes = recorder.changes();
+        assertTrue(Set.of("HELD->UNCERTAIN", "UNCERTAIN->HELD", "HELD->LOST", "UNCERTAIN->LOST")
+                .containsAll(changes), "only legal changes: " + changes);
+        assertTrue(changes.get(changes.size() - 1).endsWith("->LOST"), "LOST comes last: " + changes);
+        assertEquals(1, changes.stream().filter(c -> c.endsWith("->LOST")).count(), "LOST once: " + changes);
+        for (Lease reported : recorder.leases()) {
+            assertSame(lease, reported, "the listener is given the lease it was added to");
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    @DisplayName("§12.2 mutex: after a loss another client acquires, and the old holder's late release leaves the "
+            + "new holder's lock alone")
+    default void lateReleaseOfLostMutexLeavesNewHolderAlone() throws InterruptedException {
+        requireLossSetup(LockFeature.REENTRANT_MUTEX);
+        lateReleaseLeavesNewHolderAlone("mutex");
+    }
+
+    @Test
+    @Timeout(60)
+    @DisplayName("§12.3 non-reentrant mutex: after a loss another client acquires, and the old holder's late "
+            + "release leaves the new holder's lease alone")
+    default void lateReleaseOfLostNonReentrantMutexLeavesNewHolderAlone() throws InterruptedException {
+        requireLossSetup(LockFeature.NON_REENTRANT_MUTEX);
+        lateReleaseLeavesNewHolderAlone("non-reentrant");
+    }
+
+    @Test
+    @Timeout(60)
+    @DisplayName("§12.4 a listener added after the loss is called at once with LOST")
+    default void listenerAddedAfterLossIsCalled() throws InterruptedException {
+        requireLossSetup(LockFeature.REENTRANT_MUTEX);
+        String name = uniqueName("loss-late-listener");
+        Lease lease = openClient().mutex(name).acquire(Duration.ofSeconds(10));
+        StateRecorder first = new StateRecorder();
+        lease.addListener(first);
+        backend().forceLoss(name);
+        first.awaitChangeTo(LeaseState.LOST, crashReleaseBound());
+
+        StateRecorder late = new StateRecorder();
+        lease.addListener(late);
+        late.awaitChangeTo(LeaseState.LOST, Duration.ofSeconds(5));
+        assertEquals(1, late.changes().size(), "called once: " + late.changes());
+        assertSame(lease, late.leases().get(0));
+    }
+
+    @Test
+    @Timeout(60)
+    @DisplayName("§12.5 a client whose session the server ended acquires again, with a greater token")
+    default void clientAcquiresAgainAfterLoss() throws InterruptedException {
+        requireLossSetup(LockFeature.REENTRANT_MUTEX);
+        String name = uniqueName("loss-again");
+        DistributedLock lock = openClient().mutex(name);
+        Lease lost = lock.acquire(Duration.ofSeconds(10));
+        boolean tokens = provider().features().contains(LockFeature.FENCING_TOKENS);
+        long lostToken = tokens ? lost.fencingToken() : 0;
+        StateRecorder recorder = new StateRecorder();
+        lost.addListener(recorder);
+        backend().forceLoss(name);
+        recorder.awaitChangeTo(LeaseState.LOST, crashReleaseBound());
+
+        try (Lease again = lock.acquire(crashReleaseBound())) {
+            assertEquals(LeaseState.HELD, again.state());
+            assertTrue(lock.isHeldByCurrentThread());
+            assertEquals(1, lock.holdCount(), "the LOST lease does not count as a hold");
+            assertEquals(LeaseState.LOST, lost.state(), "the old lease stays LOST");
+            if (tokens) {
+                assertTrue(again.fencingToken() > lostToken, "new token " + again.fencingToken()
+                        + " > lost token " + lostToken);
+            }
+        }
+        lost.release();
+        if (backend().capabilities().contains(TckBackend.Capability.INSPECT)) {
+            assertEquals(List.of(), backend().residue(name), "nothing left on the server");
+        }
+    }
+
+    private void requireLossSetup(LockFeature kind) {
+        requireFeature(kind);
+        requireFeature(LockFeature.LOST_NOTIFICATION);
+        requireCapability(TckBackend.Capability.FORCE_LOSS);
+    }
+
+    private void lateReleaseLeavesNewHolderAlone(String kind) throws InterruptedException {
+        String name = uniqueName("loss-late-release");
+        LockService oldClient = openClient();
+        LockService newClient = openClient();
+        LockService thirdClient = openClient();
+        Lease old = HolderMain.lock(oldClient, name, kind).acquire(Duration.ofSeconds(10));
+        StateRecorder recorder = new StateRecorder();
+        old.addListener(recorder);
+        backend().forceLoss(name);
+        recorder.awaitChangeTo(LeaseState.LOST, crashReleaseBound());
+
+        Acquirable lock = HolderMain.lock(newClient, name, kind);
+        Lease fresh = lock.acquire(crashReleaseBound());
+        boolean inspect = backend().capabilities().contains(TckBackend.Capability.INSPECT);
+        List<String> before = inspect ? backend().residue(name) : List.of();
+        if (inspect) {
+            assertEquals(1, before.size(), "one entry, the new holder's: " + before);
+        }
+
+        assertDoesNotThrow(old::release, "releasing a LOST lease is harmless");
+        assertTrue(old.state().isTerminal(), "the old lease stays ended: " + old.state());
+
+        if (inspect) {
+            assertEquals(before, backend().residue(name), "the new holder's entry is still there");
+        }
+        assertEquals(LeaseState.HELD, fresh.state(), "the new holder still holds");
+        assertTrue(HolderMain.lock(thirdClient, name, kind).tryAcquire().isEmpty(),
+                "a third client still cannot acquire '" + name + "'");
+        fresh.release();
+        if (inspect) {
+            assertEquals(List.of(), backend().residue(name), "nothing left on the server");
+        }
+    }
+}

@@ -1,0 +1,204 @@
+package org.lockspi.tck;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.lockspi.LockFeature;
+import org.lockspi.LockService;
+import org.lockspi.Locks;
+import org.lockspi.spi.LockProvider;
+
+/**
+ * The conformance kit for a lock provider. A provider's test class extends it and names the provider and the
+ * server to run against; every contract of {@code docs/spec.md} then runs as a JUnit test, named after its rule
+ * ({@code §3.1 ...}):
+ *
+ * <pre>{@code
+ * class CuratorProviderTckTest extends LockProviderTck {
+ *     protected LockProvider provider() { return new CuratorLockProvider(); }
+ *     protected TckBackend startBackend() { return EmbeddedZooKeeper.start(); }
+ *     protected String clientParameters() { return "sessionTimeout=4s&connectTimeout=5s"; }
+ * }
+ * }</pre>
+ *
+ * <p><b>Lifecycle.</b> One instance runs all tests of the class ({@link TestInstance.Lifecycle#PER_CLASS}): the
+ * backend is started once before the first test and closed after the last. Every client a test opens through
+ * {@link #openClient()} is closed after that test, whatever its outcome.
+ *
+ * <p><b>Features.</b> Tests of a feature the provider does not declare, or that need a backend
+ * {@link TckBackend.Capability capability} the backend lacks, are reported as skipped (aborted) with a reason
+ * naming the feature or capability and the provider; they never pass silently. For every feature a provider
+ * does not declare, a test checks that using it throws {@link UnsupportedOperationException}.
+ *
+ * <p><b>Time.</b> Each test has a 60 s limit, so a provider that hangs fails the test instead of the build.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(60)
+public abstract class LockProviderTck implements CoreContracts, FailureContracts {
+
+    /** Distinguishes the lock names of this run from those of earlier runs against the same server. */
+    private static final String RUN = Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36 * 36),
+            Character.MAX_RADIX);
+    private static final AtomicInteger NAMES = new AtomicInteger();
+
+    private TckBackend backend;
+    private final List<LockService> clients = new ArrayList<>(); // guarded by itself
+
+    /**
+     * @return the provider under test; the same or an equal instance on every call
+     */
+    @Override
+    public abstract LockProvider provider();
+
+    /**
+     * Starts the server this class runs against. Called once, before the first test.
+     *
+     * @return the started backend; the kit closes it after the last test
+     */
+    protected abstract TckBackend startBackend();
+
+    /**
+     * Query parameters appended to the backend's URI for every client, such as short session and connect
+     * timeouts that keep the failure tests fast.
+     *
+     * @return parameters as {@code key=value&key=value}, or {@code ""} for none
+     */
+    protected String clientParameters() {
+        return "";
+    }
+
+    /**
+     * How long after a holder dies its lock must be free. Override it to match the session timeout or lease
+     * time of {@link #clientParameters()}.
+     *
+     * @return the bound; 30 s unless overridden
+     */
+    @Override
+    public Duration crashReleaseBound() {
+        return Duration.ofSeconds(30);
+    }
+
+    @BeforeAll
+    final void startTckBackend() {
+        backend = Objects.requireNonNull(startBackend(), "startBackend() returned null");
+    }
+
+    @AfterAll
+    final void stopTckBackend() {
+        TckBackend started = backend;
+        backend = null;
+        if (started != null) {
+            started.close();
+        }
+    }
+
+    /** Closes every client the test opened; the first failure is thrown with the others attached. */
+    @AfterEach
+    final void closeTckClients() {
+        List<LockService> open;
+        synchronized (clients) {
+            open = new ArrayList<>(clients);
+            clients.clear();
+        }
+        RuntimeException failure = null;
+        for (LockService client : open) {
+            try {
+                client.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Override
+    public final TckBackend backend() {
+        if (backend == null) {
+            throw new IllegalStateException("the TCK backend is not started (startBackend() runs before the tests)");
+        }
+        return backend;
+    }
+
+    @Override
+    public final String clientUri() {
+        String uri = backend().uri();
+        String parameters = clientParameters();
+        if (parameters == null || parameters.isEmpty()) {
+            return uri;
+        }
+        return uri + (uri.indexOf('?') < 0 ? '?' : '&') + parameters;
+    }
+
+    @Override
+    public final LockService openClient() {
+        LockService client = Locks.open(clientUri(), provider());
+        synchronized (clients) {
+            clients.add(client);
+        }
+        return client;
+    }
+
+    /**
+     * Names are {@code <base>-<run>-<n>}: the base is cut to fit and anything outside the grammar in it becomes
+     * {@code '-'}; a base with {@code '/'} keeps its segments.
+     */
+    @Override
+    public final String uniqueName(String base) {
+        Objects.requireNonNull(base, "base");
+        String suffix = "-" + RUN + "-" + NAMES.incrementAndGet();
+        String[] segments = base.isEmpty() ? new String[] {"lock"} : base.split("/", -1);
+        StringBuilder name = new StringBuilder();
+        int count = Math.min(segments.length, 8);
+        for (int i = 0; i < count; i++) {
+            String segment = segments[i].replaceAll("[^A-Za-z0-9_.-]", "-");
+            if (segment.isEmpty() || segment.charAt(0) == '.') {
+                segment = "s" + segment;
+            }
+            int room = 64 - (i == count - 1 ? suffix.length() : 0);
+            if (segment.length() > room) {
+                segment = segment.substring(0, room);
+            }
+            name.append(i == 0 ? "" : "/").append(segment);
+        }
+        name.append(suffix);
+        if (name.length() > 255) {
+            throw new IllegalArgumentException("base too long for a lock name of at most 255 characters: " + base);
+        }
+        return name.toString();
+    }
+
+    @Override
+    public final void requireFeature(LockFeature feature) {
+        if (!provider().features().contains(feature)) {
+            Assumptions.abort("provider '" + provider().name() + "' does not declare " + feature);
+        }
+    }
+
+    @Override
+    public final void requireCapability(TckBackend.Capability capability) {
+        if (!backend().capabilities().contains(capability)) {
+            Assumptions.abort("backend " + backend().description() + " lacks capability " + capability
+                    + " (provider '" + provider().name() + "')");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[provider '" + provider().name() + "']";
+    }
+}

@@ -1,0 +1,225 @@
+package org.lockspi.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lockspi.tck.internal.Checks.BOUND;
+import static org.lockspi.tck.internal.Checks.SHORT;
+import static org.lockspi.tck.internal.Checks.WAIT;
+import static org.lockspi.tck.internal.Checks.assertNames;
+import static org.lockspi.tck.internal.Checks.throwsWithin;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.lockspi.Lease;
+import org.lockspi.LeaseState;
+import org.lockspi.LockFeature;
+import org.lockspi.LockService;
+import org.lockspi.ReadWriteLock;
+import org.lockspi.tck.internal.Async;
+
+/** §6 Read-write: readers share, a writer excludes, write-to-read downgrade works, read-to-write upgrade is refused. */
+public interface ReadWriteContracts extends TckContext {
+
+    @Test
+    @DisplayName("§6.1 readers share: several clients hold the read lock at once")
+    default void readersShare() throws InterruptedException {
+        requireFeature(LockFeature.READ_WRITE);
+        String name = uniqueName("readers");
+        ReadWriteLock a = openClient().readWriteLock(name);
+        ReadWriteLock b = openClient().readWriteLock(name);
+        ReadWriteLock c = openClient().readWriteLock(name);
+        assertSame(a.readLock(), a.readLock(), "readLock() must return the same instance");
+        assertSame(a.writeLock(), a.writeLock(), "writeLock() must return the same instance");
+        assertEquals(name, a.name());
+        Lease ra = a.readLock().acquire(WAIT);
+        Optional<Lease> rb = b.readLock().tryAcquire();
+        assertTrue(rb.isPresent(), "a second client could not read while the first reads");
+        Optional<Lease> rc = c.readLock().tryAcquire(SHORT);
+        assertTrue(rc.isPresent(), "a third client could not read while two read");
+        assertTrue(ra.isHeld() && rb.get().isHeld() && rc.get().isHeld());
+        ra.release();
+        rb.get().release();
+        rc.get().release();
+    }
+
+    @Test
+    @DisplayName("§6.2 a writer excludes readers and writers of every other client, and waits for readers")
+    default void writerExcludes() throws InterruptedException {
+        requireFeature(LockFeature.READ_WRITE);
+        String name = uniqueName("writer");
+        ReadWriteLock a = openClient().readWriteLock(name);
+        ReadWriteLock b = openClient().readWriteLock(name);
+        try (Lease write = a.writeLock().acquire(WAIT)) {
+            assertTrue(b.readLock().tryAcquire().isEmpty(), "a reader got in while another client writes");
+            assertTrue(b.writeLock().tryAcquire().isEmpty(), "a writer got in while another client writes");
+            assertTrue(b.readLock().tryAcquire(SHORT).isEmpty(), "the same with a timeout");
+        }
+        try (Lease read = a.readLock().acquire(WAIT)) {
+            assertTrue(b.writeLock().tryAcquire().isEmpty(), "a writer got in while another client reads");
+            assertTrue(b.writeLock().tryAcquire(SHORT).isEmpty(), "the same with a timeout");
+        }
+        Optional<Lease> write = b.writeLock().tryAcquire(WAIT);
+        assertTrue(write.isPresent(), "the write lock was not freed by the last reader");
+        write.get().release();
+    }
+
+    @Test
+    @DisplayName("§6.3 downgrade: the writing thread may take the read lock, then release the write lock")
+    default void downgrade() throws InterruptedException {
+        requireFeature(LockFeature.READ_WRITE);
+        String name = uniqueName("downgrade");
+        ReadWriteLock lock = openClient().readWriteLock(name);
+        ReadWriteLock other = openClient().readWriteLock(name);
+        ReadWriteLock third = openClient().readWriteLock(name);
+        Lease write = lock.writeLock().acquire(WAIT);
+        long start = System.nanoTime();
+        Optional<Lease> read = lock.readLock().tryAcquire(WAIT);
+        assertTrue(read.isPresent(), "the writing thread could not take the read lock (downgrade)");
+        assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(BOUND) <= 0,
+                "the downgrade waited; it must be granted at once");
+        assertTrue(lock.readLock().isHeldByCurrentThread() && lock.writeLock().isHeldByCurrentThread());
+        assertTrue(other.readLock().tryAcquire().isEmpty(), "another client read while the downgrading thread writes");
+        write.release();
+        assertEquals(LeaseState.HELD, read.get().state(), "releasing the write lock dropped the read lock");
+        assertFalse(lock.writeLock().isHeldByCurrentThread());
+        Optional<Lease> otherRead = other.readLock().tryAcquire(WAIT);
+        assertTrue(otherRead.isPresent(), "after the downgrade another client could not read");
+        assertTrue(third.writeLock().tryAcquire().isEmpty(), "a writer got in while the downgraded reader reads");
+        otherRead.get().release();
+        read.get().release();
+    }
+
+    @Test
+    @DisplayName("§6.4 upgrade refused at once: read then write by one thread throws IllegalMonitorStateException, the read stays held")
+    default void upgradeRefused() throws InterruptedException {
+        requireFeature(LockFeature.READ_WRITE);
+        String name = uniqueName("upgrade");
+        ReadWriteLock lock = openClient().readWriteLock(name);
+        ReadWriteLock other = openClient().readWriteLock(name);
+        Duration atOnce = Duration.ofMillis(500);
+        try (Lease read = lock.readLock().acquire(WAIT)) {
+            assertNames(throwsWithin(IllegalMonitorStateException.class, atOnce, "upgrade by acquire()",
+                    () -> lock.writeLock().acquire()), name);
+            throwsWithin(IllegalMonitorStateException.class, atOnce, "upgrade by acquire(timeout)",
+                    () -> lock.writeLock().acquire(WAIT));
+            throwsWithin(IllegalMonitorStateException.class, atOnce, "upgrade by tryAcquire()",
+                    () -> lock.writeLock().tryAcquire());
+            throwsWithin(IllegalMonitorStateException.class, atOnce, "upgrade by tryAcquire(timeout)",
+                    () -> lock.writeLock().tryAcquire(WAIT));
+            assertEquals(LeaseState.HELD, read.state(), "a refused upgrade changed the read lease");
+            assertTrue(lock.readLock().isHeldByCurrentThread());
+            assertFalse(lock.writeLock().isHeldByCurrentThread());
+            assertEquals(0, lock.writeLock().holdCount());
+            assertTrue(other.writeLock().tryAcquire().isEmpty(), "a refused upgrade freed the read lock");
+            assertTrue(other.readLock().tryAcquire().map(l -> {
+                l.release();
+                return true;
+            }).orElse(false), "a refused upgrade left a writer in the way of readers");
+        }
+        Optional<Lease> write = lock.writeLock().tryAcquire(WAIT);
+        assertTrue(write.isPresent(), "after releasing the read lock the same thread could not write");
+        write.get().release();
+    }
+
+    @Test
+    @DisplayName("§6.5 a waiting writer blocks readers that arrive after it (no writer starvation)")
+    default void waitingWriterBlocksLaterReaders() throws InterruptedException {
+        requireFeature(LockFeature.READ_WRITE);
+        String name = uniqueName("writer-first");
+        ReadWriteLock reader = openClient().readWriteLock(name);
+        ReadWriteLock writer = openClient().readWriteLock(name);
+        ReadWriteLock late = openClient().readWriteLock(name);
+        Lease read = reader.readLock().acquire(WAIT);
+        Async<Boolean> waitingWriter = Async.start("waiting-writer", () -> {
+            try (Lease write = writer.writeLock().acquire(WAIT)) {
+                return write.isHeld();
+            }
+        });
+        waitingWriter.awaitBlocked(BOUND);
+        assertTrue(late.readLock().tryAcquire().isEmpty(), "a reader overtook a waiting writer");
+        read.release();
+        assertTrue(waitingWriter.get(WAIT), "the waiting writer did not get the lock");
+        Optional<Lease> lateRead = late.readLock().tryAcquire(WAIT);
+        assertTrue(lateRead.isPresent(), "the late reader could not read after the writer finished");
+        lateRead.get().release();
+    }
+
+    @Test
+    @DisplayName("§6.6 both halves are reentrant per thread, with their own hold counts")
+    default void halvesReentrant() throws InterruptedException {
+        requireFeature(LockFeature.READ_WRITE);
+        ReadWriteLock lock = openClient().readWriteLock(uniqueName("rw-reentrant"));
+        try (Lease w1 = lock.writeLock().acquire(WAIT); Lease w2 = lock.writeLock().acquire(WAIT);
+             Lease r1 = lock.readLock().acquire(WAIT)) {
+            assertEquals(2, lock.writeLock().holdCount());
+            assertEquals(1, lock.readLock().holdCount());
+            try (Lease r2 = lock.readLock().tryAcquire().orElseThrow(() -> new AssertionError("nested read"))) {
+                assertEquals(2, lock.readLock().holdCount());
+            }
+            assertEquals(1, lock.readLock().holdCount());
+        }
+        assertEquals(0, lock.writeLock().holdCount());
+        assertEquals(0, lock.readLock().holdCount());
+    }
+
+    @Test
+    @DisplayName("§6.7 readers and writers of several clients hammering: a writer is always alone")
+    default void writerAlwaysAlone() throws InterruptedException {
+        requireFeature(LockFeature.READ_WRITE);
+        String name = uniqueName("rw-hammer");
+        int clients = 2;
+        int rounds = 8;
+        AtomicInteger readers = new AtomicInteger();
+        AtomicInteger writers = new AtomicInteger();
+        AtomicInteger violations = new AtomicInteger();
+        AtomicInteger writes = new AtomicInteger();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Async<Void>> workers = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            LockService client = openClient();
+            ReadWriteLock lock = client.readWriteLock(name);
+            for (boolean writing : new boolean[] {true, false, false}) {
+                workers.add(Async.start((writing ? "writer-" : "reader-") + c, () -> {
+                    assertTrue(start.await(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+                    for (int r = 0; r < rounds; r++) {
+                        if (writing) {
+                            try (Lease lease = lock.writeLock().acquire(WAIT)) {
+                                if (writers.incrementAndGet() != 1 || readers.get() != 0) {
+                                    violations.incrementAndGet();
+                                }
+                                Thread.yield();
+                                writers.decrementAndGet();
+                                writes.incrementAndGet();
+                            }
+                        } else {
+                            try (Lease lease = lock.readLock().acquire(WAIT)) {
+                                readers.incrementAndGet();
+                                if (writers.get() != 0) {
+                                    violations.incrementAndGet();
+                                }
+                                Thread.yield();
+                                readers.decrementAndGet();
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+        }
+        start.countDown();
+        for (Async<Void> worker : workers) {
+            worker.get(Duration.ofSeconds(40));
+        }
+        assertEquals(0, violations.get(), "a writer was inside together with a reader or another writer");
+        assertEquals(clients * rounds, writes.get(), "completed writes");
+    }
+}

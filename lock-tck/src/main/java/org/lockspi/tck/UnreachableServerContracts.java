@@ -1,0 +1,87 @@
+package org.lockspi.tck;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.lockspi.LockConnectionException;
+import org.lockspi.LockException;
+import org.lockspi.LockService;
+import org.lockspi.Locks;
+import org.lockspi.spi.LockUri;
+
+/**
+ * §15 Unreachable servers: opening a service against an address where nothing listens fails with
+ * {@link LockConnectionException} within the connect timeout plus a bound, never hangs, names the address and
+ * never shows a password. The provider's parameters are those of {@link TckContext#clientUri()}.
+ */
+public interface UnreachableServerContracts extends TckContext {
+
+    @Test
+    @DisplayName("§15.1 opening against an unreachable server fails with LockConnectionException naming the "
+            + "address, within the bound")
+    default void unreachableServerFailsFast() {
+        String uri = backend().unreachableUri() + query(clientUri());
+        String address = LockUri.parse(uri).hostList();
+        Duration bound = connectBound();
+        long start = System.nanoTime();
+        LockConnectionException e = assertTimeoutPreemptively(bound,
+                () -> assertThrows(LockConnectionException.class, () -> open(uri)),
+                () -> "Locks.open(" + uri + ") still runs after " + bound);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertNotNull(e.getMessage(), "a message");
+        assertTrue(e.getMessage().contains(address), "the message names the address " + address + ": "
+                + e.getMessage() + " (after " + took.toMillis() + " ms)");
+    }
+
+    @Test
+    @DisplayName("§15.2 the failure to reach a server never shows the URI's password")
+    default void unreachableServerHidesPassword() {
+        String password = "Tck-s3cret-pw";
+        LockUri unreachable = LockUri.parse(backend().unreachableUri());
+        String uri = unreachable.scheme() + "://tck-user:" + password + "@" + unreachable.hostList()
+                + unreachable.path() + query(clientUri());
+        Duration bound = connectBound();
+        // a provider may refuse credentials it cannot use (IllegalArgumentException) or fail to connect
+        RuntimeException e = assertTimeoutPreemptively(bound,
+                () -> assertThrows(RuntimeException.class, () -> open(uri)),
+                () -> "Locks.open with credentials still runs after " + bound);
+        assertTrue(e instanceof LockException || e instanceof IllegalArgumentException,
+                "LockConnectionException or IllegalArgumentException, not " + e);
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            assertFalse(String.valueOf(t).contains(password), "the password shows in " + t);
+            for (Throwable s : t.getSuppressed()) {
+                assertFalse(String.valueOf(s).contains(password), "the password shows in " + s);
+            }
+        }
+    }
+
+    /** Opens a service with the provider under test, closing it should it open after all. */
+    private void open(String uri) {
+        LockService service = Locks.open(uri, provider());
+        service.close();
+    }
+
+    /**
+     * How long an open against an unreachable server may take: the crash-release bound (a session timeout plus
+     * a margin, no shorter than a connect timeout in any sane configuration), at least 10 s, plus 5 s.
+     */
+    private Duration connectBound() {
+        Duration base = crashReleaseBound();
+        if (base.compareTo(Duration.ofSeconds(10)) < 0) {
+            base = Duration.ofSeconds(10);
+        }
+        return base.plusSeconds(5);
+    }
+
+    /** @return {@code "?query"} of {@code uri}, or {@code ""} */
+    private static String query(String uri) {
+        int q = uri.indexOf('?');
+        return q < 0 ? "" : uri.substring(q);
+    }
+}

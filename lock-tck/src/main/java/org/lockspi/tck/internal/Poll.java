@@ -1,0 +1,49 @@
+package org.lockspi.tck.internal;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Waits for server-side state that announces itself by no event (nodes and watches as the server sees them),
+ * by looking at it every few milliseconds until a deadline. Where the client offers an event (a listener, a
+ * returned lease), contracts wait for that instead.
+ */
+public final class Poll {
+    private static final long STEP_MS = 10;
+
+    private Poll() {
+    }
+
+    /**
+     * Waits until {@code probe} yields {@code expected}.
+     *
+     * @param what     what is awaited, for the failure message
+     * @param expected the value awaited
+     * @param probe    reads the current value
+     * @param timeout  how long to wait
+     * @param <T>      the value's type
+     * @return the value, equal to {@code expected}
+     * @throws AssertionError        if it never did within {@code timeout}; the message has the last value
+     * @throws IllegalStateException if the thread is interrupted (its flag is set again)
+     */
+    public static <T> T until(String what, T expected, Supplier<T> probe, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            T value = probe.get();
+            if (Objects.equals(value, expected)) {
+                return value;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError(what + ": expected " + expected + " within " + timeout
+                        + ", last seen " + value);
+            }
+            try {
+                Thread.sleep(STEP_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + what, e);
+            }
+        }
+    }
+}

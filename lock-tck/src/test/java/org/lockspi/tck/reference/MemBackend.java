@@ -1,0 +1,53 @@
+package org.lockspi.tck.reference;
+
+import org.lockspi.spi.AcquireRequest;
+import org.lockspi.spi.BackendEvents;
+import org.lockspi.spi.BackendLease;
+import org.lockspi.spi.Deadline;
+import org.lockspi.spi.LockBackend;
+
+/** One client's connection to a {@link MemServer}. */
+final class MemBackend implements LockBackend {
+    private final MemServer server;
+    private final BackendEvents events;
+    private final Defect defect;
+    private volatile boolean closed;
+
+    MemBackend(MemServer server, BackendEvents events, Defect defect) {
+        this.server = server;
+        this.events = events;
+        this.defect = defect;
+        server.connect(this);
+    }
+
+    @Override
+    public BackendLease acquire(AcquireRequest request, Deadline deadline) throws InterruptedException {
+        return server.acquire(this, request, deadline, defect);
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    BackendEvents events() {
+        return events;
+    }
+
+    Defect defect() {
+        return defect;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        server.disconnect(this);
+    }
+
+    @Override
+    public String toString() {
+        return "MemBackend[" + server.namespace + (closed ? ", closed" : "") + "]";
+    }
+}

@@ -1,0 +1,108 @@
+package org.lockspi.tck.reference;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
+import org.lockspi.LockConnectionException;
+import org.lockspi.LockFeature;
+import org.lockspi.spi.BackendEvents;
+import org.lockspi.spi.LockBackend;
+import org.lockspi.spi.LockProvider;
+import org.lockspi.spi.LockUri;
+
+/**
+ * The TCK's reference provider, scheme {@code mem}: {@code mem://local/<namespace>} connects to the in-memory
+ * {@link MemServer} of that namespace. Correct by construction; its subclasses with a {@link Defect} are the
+ * broken providers the TCK must catch.
+ */
+public class MemProvider implements LockProvider {
+    static final Set<LockFeature> FEATURES = Set.copyOf(EnumSet.of(LockFeature.REENTRANT_MUTEX,
+            LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE, LockFeature.SEMAPHORE, LockFeature.FAIR,
+            LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL, LockFeature.LOST_NOTIFICATION));
+
+    private final String name;
+    private final int priority;
+    private final Defect defect;
+
+    /** The correct reference provider, {@code "mem"}. */
+    public MemProvider() {
+        this("mem", 0, Defect.NONE);
+    }
+
+    MemProvider(String name, int priority, Defect defect) {
+        this.name = name;
+        this.priority = priority;
+        this.defect = defect;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String version() {
+        return "1.0";
+    }
+
+    @Override
+    public Set<String> schemes() {
+        return Set.of("mem");
+    }
+
+    @Override
+    public Set<LockFeature> features() {
+        return FEATURES;
+    }
+
+    @Override
+    public Set<String> parameters() {
+        return Set.of("connectTimeout");
+    }
+
+    @Override
+    public int priority() {
+        return priority;
+    }
+
+    @Override
+    public LockBackend open(LockUri uri, BackendEvents events) {
+        uri.duration("connectTimeout", Duration.ofSeconds(1), Duration.ofMillis(1), Duration.ofMinutes(5));
+        String namespace = uri.path().isEmpty() ? "" : uri.path().substring(1);
+        MemServer server = uri.hostList().equals("local") ? MemServer.find(namespace) : null;
+        if (server == null) {
+            throw new LockConnectionException("no mem server runs at " + uri.hostList() + uri.path()
+                    + " (host must be 'local' and the namespace started)");
+        }
+        return new MemBackend(server, events, defect);
+    }
+
+    @Override
+    public String toString() {
+        return "MemProvider[" + name + "]";
+    }
+
+    /** Grants every acquisition at once. */
+    public static final class GrantAll extends MemProvider {
+        /** For ServiceLoader. */
+        public GrantAll() {
+            super("mem-grant-all", -1, Defect.GRANT_ALL);
+        }
+    }
+
+    /** Leaves a timed-out acquisition's entry behind. */
+    public static final class LeakOnTimeout extends MemProvider {
+        /** For ServiceLoader. */
+        public LeakOnTimeout() {
+            super("mem-leak-on-timeout", -2, Defect.LEAK_ON_TIMEOUT);
+        }
+    }
+
+    /** Declares FAIR but grants the newest waiter first. */
+    public static final class Lifo extends MemProvider {
+        /** For ServiceLoader. */
+        public Lifo() {
+            super("mem-lifo", -3, Defect.LIFO);
+        }
+    }
+}
