@@ -26,6 +26,9 @@ public final class BenchMain {
 
     public static void main(String[] args) throws Exception {
         System.setProperty("java.awt.headless", "true");
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        }
         String mode = "full";
         Path report = Path.of("docs", "tradeoffs.md");
         for (int i = 0; i < args.length; i++) {

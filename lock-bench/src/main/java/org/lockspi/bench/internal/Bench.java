@@ -4,10 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -67,6 +64,8 @@ public final class Bench {
         results.settings = settings;
         results.date = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
         results.machine = Machine.describe();
+        results.notes.add("Load average (1, 5, 15 min) at the start: " + Machine.load()
+                + "; the machine is shared, so absolute figures drift and only the interleaved ratios compare.");
         results.jvm = Machine.jvm();
         try {
             zk = ZooKeeperServerProcess.start(settings.zkTickTime());
@@ -98,6 +97,7 @@ public final class Bench {
                 zk.close();
             }
             results.runMillis = (System.nanoTime() - start) / 1_000_000;
+            results.notes.add("Load average at the end: " + Machine.load() + ".");
         }
         return results;
     }
@@ -129,6 +129,11 @@ public final class Bench {
 
     private long requests(Variant.Backend backend) throws IOException {
         return backend == Variant.Backend.ZOOKEEPER ? zk.packetsReceived() : redis.commands();
+    }
+
+    /** @return the server requests since {@code before} was read, less the reading itself ({@code srvr} counts) */
+    private long requestsSince(Variant.Backend backend, long before) throws IOException {
+        return requests(backend) - before - (backend == Variant.Backend.ZOOKEEPER ? 1 : 0);
     }
 
     private static <T> List<T> rotate(List<T> list, int by) {
@@ -204,7 +209,7 @@ public final class Bench {
             block.add(System.nanoTime() - t0);
         }
         if (into != null) {
-            into.requests += requests(v.backend()) - before;
+            into.requests += requestsSince(v.backend(), before);
             into.acquisitions += cycles;
             into.cycle.addAll(block);
         }
@@ -333,7 +338,7 @@ public final class Bench {
             throw new IllegalStateException("a thread failed: " + describe(failure.get()), failure.get());
         }
         if (into != null) {
-            into.requests += requests(v.backend()) - before;
+            into.requests += requestsSince(v.backend(), before);
             into.allAcquisitions += all.get();
             into.seconds += (t1 - t0) / 1e9;
             for (int i = 0; i < n; i++) {
@@ -649,16 +654,4 @@ public final class Bench {
         return results;
     }
 
-    static String heap() {
-        return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("-Xm")).collect(Collectors.joining(" "));
-    }
-
-    static void writeAll(Path path, String text) throws IOException {
-        Path parent = path.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Files.writeString(path, text);
-    }
 }

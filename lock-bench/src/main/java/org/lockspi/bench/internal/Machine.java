@@ -32,6 +32,16 @@ final class Machine {
                 + System.getProperty("os.version") + " (" + System.getProperty("os.arch") + ")";
     }
 
+    /** @return the load averages from /proc/loadavg, or "unknown" */
+    static String load() {
+        try {
+            String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return parts[0] + ", " + parts[1] + ", " + parts[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
     static String jvm() {
         return System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + ", "
                 + ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
