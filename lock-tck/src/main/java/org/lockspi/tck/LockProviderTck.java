@@ -88,12 +88,12 @@ public abstract class LockProviderTck implements CoreContracts, FailureContracts
     }
 
     @BeforeAll
-    final void startTckBackend() {
+    protected final void startTckBackend() {
         backend = Objects.requireNonNull(startBackend(), "startBackend() returned null");
     }
 
     @AfterAll
-    final void stopTckBackend() {
+    protected final void stopTckBackend() {
         TckBackend started = backend;
         backend = null;
         if (started != null) {
@@ -103,7 +103,7 @@ public abstract class LockProviderTck implements CoreContracts, FailureContracts
 
     /** Closes every client the test opened; the first failure is thrown with the others attached. */
     @AfterEach
-    final void closeTckClients() {
+    protected final void closeTckClients() {
         List<LockService> open;
         synchronized (clients) {
             open = new ArrayList<>(clients);

@@ -23,16 +23,18 @@ public class MemProvider implements LockProvider {
     private final String name;
     private final int priority;
     private final Defect defect;
+    private final Set<LockFeature> features;
 
     /** The correct reference provider, {@code "mem"}. */
     public MemProvider() {
-        this("mem", 0, Defect.NONE);
+        this("mem", 0, Defect.NONE, FEATURES);
     }
 
-    MemProvider(String name, int priority, Defect defect) {
+    MemProvider(String name, int priority, Defect defect, Set<LockFeature> features) {
         this.name = name;
         this.priority = priority;
         this.defect = defect;
+        this.features = features;
     }
 
     @Override
@@ -52,7 +54,7 @@ public class MemProvider implements LockProvider {
 
     @Override
     public Set<LockFeature> features() {
-        return FEATURES;
+        return features;
     }
 
     @Override
@@ -86,7 +88,7 @@ public class MemProvider implements LockProvider {
     public static final class GrantAll extends MemProvider {
         /** For ServiceLoader. */
         public GrantAll() {
-            super("mem-grant-all", -1, Defect.GRANT_ALL);
+            super("mem-grant-all", -1, Defect.GRANT_ALL, FEATURES);
         }
     }
 
@@ -94,7 +96,7 @@ public class MemProvider implements LockProvider {
     public static final class LeakOnTimeout extends MemProvider {
         /** For ServiceLoader. */
         public LeakOnTimeout() {
-            super("mem-leak-on-timeout", -2, Defect.LEAK_ON_TIMEOUT);
+            super("mem-leak-on-timeout", -2, Defect.LEAK_ON_TIMEOUT, FEATURES);
         }
     }
 
@@ -102,7 +104,15 @@ public class MemProvider implements LockProvider {
     public static final class Lifo extends MemProvider {
         /** For ServiceLoader. */
         public Lifo() {
-            super("mem-lifo", -3, Defect.LIFO);
+            super("mem-lifo", -3, Defect.LIFO, FEATURES);
+        }
+    }
+
+    /** Correct, but declares REENTRANT_MUTEX only, so the engine refuses every other feature. */
+    public static final class MutexOnly extends MemProvider {
+        /** For ServiceLoader. */
+        public MutexOnly() {
+            super("mem-mutex-only", -4, Defect.NONE, Set.of(LockFeature.REENTRANT_MUTEX));
         }
     }
 }

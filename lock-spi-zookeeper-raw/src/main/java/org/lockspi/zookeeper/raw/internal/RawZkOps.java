@@ -1,0 +1,363 @@
+package org.lockspi.zookeeper.raw.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.data.Stat;
+import org.lockspi.LockConnectionException;
+import org.lockspi.zookeeper.recipe.ZkOps;
+
+/**
+ * {@link ZkOps} on the plain {@link ZooKeeper} client: synchronous calls, one-shot watchers, the session's default
+ * watcher for connection state. When a session expires the handle is replaced by a new one, as the ZooKeeper
+ * client cannot renew an expired session itself.
+ */
+public final class RawZkOps implements ZkOps {
+    private static final System.Logger LOG = System.getLogger(RawZkOps.class.getName());
+    private static final byte[] EMPTY = new byte[0];
+    private static final int MAX_PARENT_RACES = 10;
+
+    private final String hosts;
+    private final int sessionTimeoutMs;
+    private final String digest;
+    private final Map<WatchKey, CallbackWatcher> watches = new ConcurrentHashMap<>();
+    private final Object lock = new Object();
+    private volatile ZooKeeper zk;         // the current handle
+    private Session current;               // guarded by lock
+    private ConnectionListener listener;   // guarded by lock
+    private volatile boolean closed;
+
+    private RawZkOps(String hosts, int sessionTimeoutMs, String digest) {
+        this.hosts = hosts;
+        this.sessionTimeoutMs = sessionTimeoutMs;
+        this.digest = digest;
+    }
+
+    /**
+     * Connects and waits for the session.
+     *
+     * @param hosts          the ZooKeeper connect string, {@code h1:2181,h2:2181}
+     * @param sessionTimeout the session timeout asked of the server
+     * @param connectTimeout how long to wait for the first connection
+     * @param digest         {@code user:password} for digest authentication, or null
+     * @return the connected operations
+     * @throws LockConnectionException if no connection is made in time; the client is closed then
+     * @throws InterruptedException    if the thread was interrupted while waiting; the client is closed then
+     */
+    public static RawZkOps connect(String hosts, Duration sessionTimeout, Duration connectTimeout, String digest)
+            throws InterruptedException {
+        RawZkOps ops = new RawZkOps(hosts, (int) Math.min(Integer.MAX_VALUE, sessionTimeout.toMillis()), digest);
+        Session first;
+        try {
+            synchronized (ops.lock) {
+                first = ops.startSession(false);
+            }
+            if (!first.connected.await(connectTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
+                throw new LockConnectionException("could not connect to ZooKeeper at " + hosts + " within "
+                        + connectTimeout);
+            }
+        } catch (RuntimeException | InterruptedException | Error e) {
+            try {
+                ops.close();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        return ops;
+    }
+
+    /** Starts a new handle. Caller holds {@link #lock}. */
+    private Session startSession(boolean replacement) {
+        Session session = new Session(replacement);
+        ZKClientConfig config = new ZKClientConfig();
+        if (System.getProperty("java.security.auth.login.config") == null) {
+            config.setProperty(ZKClientConfig.ENABLE_CLIENT_SASL_KEY, "false"); // no JAAS: no SASL attempt
+        }
+        ZooKeeper handle;
+        try {
+            handle = new ZooKeeper(hosts, sessionTimeoutMs, session, false, config);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new LockConnectionException("could not start a ZooKeeper client for " + hosts + ": "
+                    + e.getMessage(), e);
+        }
+        if (digest != null) {
+            handle.addAuthInfo("digest", digest.getBytes(StandardCharsets.UTF_8));
+        }
+        session.handle = handle;
+        current = session;
+        zk = handle;
+        return session;
+    }
+
+    /** The default watcher of one handle: its connection state. */
+    private final class Session implements Watcher {
+        final boolean replacement;
+        final CountDownLatch connected = new CountDownLatch(1);
+        volatile ZooKeeper handle;
+        private boolean everConnected;  // event thread only
+        private boolean disconnected;   // event thread only
+
+        Session(boolean replacement) {
+            this.replacement = replacement;
+        }
+
+        @Override
+        public void process(WatchedEvent event) {
+            if (event.getType() != Event.EventType.None) {
+                return;
+            }
+            ConnectionListener l;
+            synchronized (lock) {
+                if (closed || current != this) {
+                    return; // an old handle's late events
+                }
+                l = listener;
+            }
+            switch (event.getState()) {
+                case SyncConnected:
+                case ConnectedReadOnly:
+                    if (!everConnected) {
+                        everConnected = true;
+                        connected.countDown();
+                        if (replacement && l != null) {
+                            l.newSession();
+                        }
+                    } else if (disconnected) {
+                        disconnected = false;
+                        if (l != null) {
+                            l.reconnected();
+                        }
+                    }
+                    break;
+                case Disconnected:
+                    if (everConnected && !disconnected) {
+                        disconnected = true;
+                        if (l != null) {
+                            l.disconnected();
+                        }
+                    }
+                    break;
+                case Expired:
+                    expired(l);
+                    break;
+                default:
+                    break; // AuthFailed, SaslAuthenticated, Closed: nothing for the recipe
+            }
+        }
+
+        private void expired(ConnectionListener l) {
+            watches.clear(); // the server dropped them with the session
+            if (l != null) {
+                l.sessionExpired();
+            }
+            synchronized (lock) {
+                if (closed || current != this) {
+                    return;
+                }
+                closeQuietly(handle);
+                startSession(true);
+            }
+        }
+    }
+
+    /** Closes an expired handle from its own event thread: without waiting for that thread to end. */
+    private static void closeQuietly(ZooKeeper handle) {
+        try {
+            handle.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "closing an expired ZooKeeper handle failed", e);
+        }
+    }
+
+    private ZooKeeper zk() {
+        if (closed) {
+            throw new IllegalStateException("ZooKeeper client is closed: " + hosts);
+        }
+        return zk;
+    }
+
+    @Override
+    public Node createEphemeralSequential(String pathPrefix) throws KeeperException, InterruptedException {
+        ZooKeeper handle = zk();
+        for (int race = 0; ; race++) {
+            Stat stat = new Stat();
+            try {
+                String path = handle.create(pathPrefix, EMPTY, ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                        CreateMode.EPHEMERAL_SEQUENTIAL, stat);
+                return new Node(path, stat.getCzxid());
+            } catch (KeeperException.NoNodeException e) {
+                if (race >= MAX_PARENT_RACES) {
+                    throw e; // parents keep vanishing: report it rather than loop
+                }
+                createParents(handle, pathPrefix);
+            }
+        }
+    }
+
+    /** Creates every missing ancestor of {@code path} as a container node. */
+    private static void createParents(ZooKeeper handle, String path) throws KeeperException, InterruptedException {
+        int slash = path.indexOf('/', 1);
+        while (slash > 0) {
+            try {
+                handle.create(path.substring(0, slash), EMPTY, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.CONTAINER);
+            } catch (KeeperException.NodeExistsException e) {
+                // someone else's, or ours from before: fine
+            }
+            slash = path.indexOf('/', slash + 1);
+        }
+    }
+
+    @Override
+    public long czxid(String path) throws KeeperException, InterruptedException {
+        Stat stat = zk().exists(path, false);
+        return stat == null ? -1 : stat.getCzxid();
+    }
+
+    @Override
+    public List<String> children(String path) throws KeeperException, InterruptedException {
+        return zk().getChildren(path, false);
+    }
+
+    @Override
+    public boolean watchNode(String path, Runnable onChange) throws KeeperException, InterruptedException {
+        ZooKeeper handle = zk();
+        WatchKey key = new WatchKey(path, onChange, Watcher.WatcherType.Data);
+        CallbackWatcher watcher = watches.computeIfAbsent(key, CallbackWatcher::new);
+        try {
+            handle.getData(path, watcher, null);
+            return true;
+        } catch (KeeperException.NoNodeException e) {
+            watches.remove(key, watcher); // getData sets no watch on a missing node
+            return false;
+        } catch (KeeperException | InterruptedException | RuntimeException e) {
+            watches.remove(key, watcher);
+            throw e;
+        }
+    }
+
+    @Override
+    public List<String> watchChildren(String path, Runnable onChange) throws KeeperException, InterruptedException {
+        ZooKeeper handle = zk();
+        WatchKey key = new WatchKey(path, onChange, Watcher.WatcherType.Children);
+        CallbackWatcher watcher = watches.computeIfAbsent(key, CallbackWatcher::new);
+        try {
+            return handle.getChildren(path, watcher);
+        } catch (KeeperException | InterruptedException | RuntimeException e) {
+            watches.remove(key, watcher);
+            throw e;
+        }
+    }
+
+    @Override
+    public void unwatch(String path, Runnable onChange) {
+        for (Watcher.WatcherType type : new Watcher.WatcherType[] {Watcher.WatcherType.Data,
+                Watcher.WatcherType.Children}) {
+            CallbackWatcher watcher = watches.remove(new WatchKey(path, onChange, type));
+            if (watcher == null || closed) {
+                continue;
+            }
+            boolean interrupted = Thread.interrupted();
+            try {
+                zk.removeWatches(path, watcher, type, true);
+            } catch (KeeperException e) {
+                // NoWatcher: it fired meanwhile; anything else: it goes when it fires or with the session
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "removing a watch on " + path + " failed", e);
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    @Override
+    public void delete(String path) throws KeeperException, InterruptedException {
+        zk().delete(path, -1);
+    }
+
+    @Override
+    public void connectionListener(ConnectionListener l) {
+        synchronized (lock) {
+            listener = l;
+        }
+    }
+
+    @Override
+    public String address() {
+        return hosts;
+    }
+
+    @Override
+    public void close() {
+        ZooKeeper handle;
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            handle = current == null ? null : current.handle;
+        }
+        watches.clear();
+        if (handle == null) {
+            return;
+        }
+        boolean interrupted = Thread.interrupted();
+        try {
+            // closes the session (its ephemeral nodes go at once) and waits for the client's threads to end
+            if (!handle.close(5_000)) {
+                LOG.log(System.Logger.Level.WARNING, "ZooKeeper client threads for " + hosts
+                        + " did not end within 5 s of close");
+            }
+        } catch (InterruptedException e) {
+            interrupted = true;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RawZkOps[" + hosts + "]";
+    }
+
+    private record WatchKey(String path, Runnable callback, Watcher.WatcherType type) {
+    }
+
+    /** A one-shot watcher calling the recipe back on any change of its node. */
+    private final class CallbackWatcher implements Watcher {
+        private final WatchKey key;
+
+        CallbackWatcher(WatchKey key) {
+            this.key = key;
+        }
+
+        @Override
+        public void process(WatchedEvent event) {
+            if (event.getType() == Event.EventType.None) {
+                return; // connection state: the recipe hears of it from the session watcher
+            }
+            watches.remove(key, this);
+            key.callback().run();
+        }
+    }
+}

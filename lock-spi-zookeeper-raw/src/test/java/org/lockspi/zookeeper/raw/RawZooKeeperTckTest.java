@@ -1,0 +1,32 @@
+package org.lockspi.zookeeper.raw;
+
+import java.time.Duration;
+import org.lockspi.spi.LockProvider;
+import org.lockspi.tck.LockProviderTck;
+import org.lockspi.tck.TckBackend;
+import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
+
+/** The conformance kit against a real in-process ZooKeeper server. */
+class RawZooKeeperTckTest extends LockProviderTck {
+    private static final LockProvider PROVIDER = new RawZooKeeperLockProvider();
+
+    @Override
+    public LockProvider provider() {
+        return PROVIDER;
+    }
+
+    @Override
+    protected TckBackend startBackend() {
+        return EmbeddedZooKeeperBackend.start();
+    }
+
+    @Override
+    protected String clientParameters() {
+        return "sessionTimeout=4s&connectTimeout=5s";
+    }
+
+    @Override
+    public Duration crashReleaseBound() {
+        return Duration.ofSeconds(4 + 6);
+    }
+}

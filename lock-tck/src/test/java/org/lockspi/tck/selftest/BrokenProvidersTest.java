@@ -1,0 +1,89 @@
+package org.lockspi.tck.selftest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.lockspi.tck.selftest.TckRun.Outcome;
+import org.lockspi.tck.selftest.TckRun.Status;
+
+/**
+ * The TCK catches broken providers: each deliberately broken variant of the reference provider fails the
+ * contracts that name its defect, where the correct provider passes them.
+ */
+class BrokenProvidersTest {
+
+    private static Predicate<String> rules(List<String> rules) {
+        return name -> rules.stream().anyMatch(r -> name.startsWith(r + " "));
+    }
+
+    /** Asserts that every listed rule ran and ended with the status, for an assertion (not an accident). */
+    private static void assertRules(TckRun run, List<String> rules, Status expected, String provider) {
+        for (String rule : rules) {
+            Map<String, Outcome> outcomes = run.rule(rule + " ");
+            assertFalse(outcomes.isEmpty(), provider + ": no test of rule " + rule + " ran:\n" + run);
+            outcomes.forEach((test, outcome) -> {
+                assertEquals(expected, outcome.status, provider + ": " + test + "\n" + run);
+                if (expected == Status.FAILED) {
+                    assertTrue(outcome.throwable instanceof AssertionError, provider + ": " + test
+                            + " should fail by a contract assertion, not by " + outcome.throwable);
+                }
+            });
+        }
+    }
+
+    @Test
+    void grantAllBreaksMutualExclusion() {
+        List<String> exclusion = List.of("§3.1", "§3.3", "§6.2", "§7.1", "§7.7");
+        TckRun broken = TckRun.run(TckRuns.GrantAll.class, rules(exclusion));
+        assertRules(broken, exclusion, Status.FAILED, "mem-grant-all");
+        TckRun correct = TckRun.run(TckRuns.Reference.class, rules(exclusion));
+        assertRules(correct, exclusion, Status.SUCCESSFUL, "mem");
+    }
+
+    @Test
+    void leakOnTimeoutBreaksCleanTimeouts() {
+        List<String> timeouts = List.of("§5.4");
+        TckRun broken = TckRun.run(TckRuns.LeakOnTimeout.class, rules(List.of("§5.4", "§8.1")));
+        assertRules(broken, timeouts, Status.FAILED, "mem-leak-on-timeout");
+        // The leak is on timeout only: released leases leave nothing, so this contract still passes.
+        assertRules(broken, List.of("§8.1"), Status.SUCCESSFUL, "mem-leak-on-timeout");
+        TckRun correct = TckRun.run(TckRuns.Reference.class, rules(timeouts));
+        assertRules(correct, timeouts, Status.SUCCESSFUL, "mem");
+    }
+
+    @Test
+    void lifoBreaksFairness() {
+        Predicate<String> fifo = name -> name.toLowerCase(Locale.ROOT).contains("fifo");
+        TckRun broken = TckRun.run(TckRuns.Lifo.class, fifo.or(rules(List.of("§3.3"))));
+        // LIFO order still excludes: the core contracts do not notice it.
+        assertRules(broken, List.of("§3.3"), Status.SUCCESSFUL, "mem-lifo");
+        Map<String, Outcome> fairness = broken.outcomes();
+        fairness.keySet().removeIf(fifo.negate());
+        if (fairness.isEmpty()) {
+            Assumptions.abort("no FIFO contract in the TCK yet (it belongs to FailureContracts)");
+        }
+        fairness.forEach((test, outcome) -> assertEquals(Status.FAILED, outcome.status, "mem-lifo: " + test));
+        TckRun correct = TckRun.run(TckRuns.Reference.class, fifo);
+        assertTrue(correct.with(Status.FAILED).isEmpty(), "mem fails a FIFO contract:\n" + correct);
+    }
+
+    @Test
+    void missingFeaturesAreRefusedAndSkipped() {
+        TckRun run = TckRun.run(TckRuns.MutexOnly.class, name -> name.startsWith("§"));
+        assertTrue(run.with(Status.FAILED).isEmpty(), "mem-mutex-only fails:\n" + run.with(Status.FAILED));
+        assertRules(run, List.of("§9.2", "§9.3", "§9.4", "§9.5", "§9.6"), Status.SUCCESSFUL, "mem-mutex-only");
+        assertRules(run, List.of("§9.1", "§6.1", "§7.1", "§7.7"), Status.ABORTED, "mem-mutex-only");
+        assertTrue(run.rule("§6.1 ").values().iterator().next().reason.contains("does not declare READ_WRITE"),
+                "skip reason: " + run.rule("§6.1 "));
+        assertTrue(run.rule("§9.1 ").values().iterator().next().reason.contains("declares REENTRANT_MUTEX"),
+                "skip reason: " + run.rule("§9.1 "));
+        assertRules(run, List.of("§3.1", "§3.3", "§4.1", "§5.5", "§8.6"), Status.SUCCESSFUL, "mem-mutex-only");
+    }
+}

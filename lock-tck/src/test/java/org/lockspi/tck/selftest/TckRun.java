@@ -1,0 +1,117 @@
+package org.lockspi.tck.selftest;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import org.junit.platform.engine.FilterResult;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.PostDiscoveryFilter;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * Runs a TCK class through the JUnit Platform launcher, as a build would, and records the outcome of each test by
+ * its display name (which starts with the rule, {@code §3.1 ...}).
+ */
+final class TckRun {
+    /** How one test ended. */
+    enum Status { SUCCESSFUL, FAILED, ABORTED, SKIPPED }
+
+    /** One test's outcome. */
+    static final class Outcome {
+        final Status status;
+        final Throwable throwable;
+        final String reason;
+
+        Outcome(Status status, Throwable throwable, String reason) {
+            this.status = status;
+            this.throwable = throwable;
+            this.reason = reason;
+        }
+
+        @Override
+        public String toString() {
+            return status + (throwable != null ? " (" + throwable + ")" : "") + (reason != null ? " (" + reason + ")" : "");
+        }
+    }
+
+    private final Map<String, Outcome> outcomes = new TreeMap<>();
+
+    private TckRun() {
+    }
+
+    /**
+     * @param tckClass the class extending LockProviderTck
+     * @param select   which tests to run, by display name
+     * @return the outcomes by display name
+     */
+    static TckRun run(Class<?> tckClass, Predicate<String> select) {
+        TckRun run = new TckRun();
+        PostDiscoveryFilter filter = descriptor -> FilterResult.includedIf(
+                descriptor.isContainer() || select.test(descriptor.getDisplayName()));
+        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectClass(tckClass)).filters(filter).build();
+        Launcher launcher = LauncherFactory.create();
+        launcher.execute(request, new TestExecutionListener() {
+            @Override
+            public void executionSkipped(TestIdentifier test, String reason) {
+                if (test.isTest()) {
+                    run.record(test, new Outcome(Status.SKIPPED, null, reason));
+                }
+            }
+
+            @Override
+            public void executionFinished(TestIdentifier test, TestExecutionResult result) {
+                if (test.isTest()) {
+                    Status status = result.getStatus() == TestExecutionResult.Status.SUCCESSFUL ? Status.SUCCESSFUL
+                            : result.getStatus() == TestExecutionResult.Status.ABORTED ? Status.ABORTED
+                            : Status.FAILED;
+                    Throwable t = result.getThrowable().orElse(null);
+                    run.record(test, new Outcome(status, status == Status.ABORTED ? null : t,
+                            status == Status.ABORTED && t != null ? t.getMessage() : null));
+                } else if (result.getStatus() == TestExecutionResult.Status.FAILED) {
+                    // A failing container (the backend did not start) must not look like "no tests".
+                    run.record(test, new Outcome(Status.FAILED, result.getThrowable().orElse(null), null));
+                }
+            }
+        });
+        return run;
+    }
+
+    private synchronized void record(TestIdentifier test, Outcome outcome) {
+        outcomes.put(test.getDisplayName(), outcome);
+    }
+
+    /** @return outcomes by display name */
+    Map<String, Outcome> outcomes() {
+        return outcomes;
+    }
+
+    /**
+     * @param rule a rule prefix such as {@code "§3.1 "}
+     * @return the outcomes of the tests of that rule
+     */
+    Map<String, Outcome> rule(String rule) {
+        return outcomes.entrySet().stream().filter(e -> e.getKey().startsWith(rule))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, TreeMap::new));
+    }
+
+    /** @return the outcomes with the given status */
+    Map<String, Outcome> with(Status status) {
+        return outcomes.entrySet().stream().filter(e -> e.getValue().status == status)
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, TreeMap::new));
+    }
+
+    @Override
+    public String toString() {
+        return outcomes.entrySet().stream().map(e -> "  " + e.getKey() + ": " + e.getValue())
+                .collect(Collectors.joining("\n"));
+    }
+}

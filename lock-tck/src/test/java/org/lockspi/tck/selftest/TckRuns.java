@@ -1,0 +1,64 @@
+package org.lockspi.tck.selftest;
+
+import org.lockspi.spi.LockProvider;
+import org.lockspi.tck.LockProviderTck;
+import org.lockspi.tck.TckBackend;
+import org.lockspi.tck.reference.MemProvider;
+import org.lockspi.tck.reference.MemTckBackend;
+
+/**
+ * TCK classes for the broken variants of the reference provider. Their names do not end in {@code Test}, so the
+ * build does not run them; {@link BrokenProvidersTest} runs them through the launcher and expects failures.
+ */
+final class TckRuns {
+    private TckRuns() {
+    }
+
+    /** The TCK class for one provider on a fresh in-memory server. */
+    abstract static class MemRun extends LockProviderTck {
+        @Override
+        protected TckBackend startBackend() {
+            return new MemTckBackend();
+        }
+    }
+
+    /** The correct reference provider, to show what the broken ones get wrong. */
+    static final class Reference extends MemRun {
+        @Override
+        public LockProvider provider() {
+            return new MemProvider();
+        }
+    }
+
+    /** Grants every acquisition. */
+    static final class GrantAll extends MemRun {
+        @Override
+        public LockProvider provider() {
+            return new MemProvider.GrantAll();
+        }
+    }
+
+    /** Leaks a timed-out acquisition's entry. */
+    static final class LeakOnTimeout extends MemRun {
+        @Override
+        public LockProvider provider() {
+            return new MemProvider.LeakOnTimeout();
+        }
+    }
+
+    /** Declares FAIR but grants the newest waiter first. */
+    static final class Lifo extends MemRun {
+        @Override
+        public LockProvider provider() {
+            return new MemProvider.Lifo();
+        }
+    }
+
+    /** Correct, but declares only REENTRANT_MUTEX: every other feature must be refused and its tests skipped. */
+    static final class MutexOnly extends MemRun {
+        @Override
+        public LockProvider provider() {
+            return new MemProvider.MutexOnly();
+        }
+    }
+}

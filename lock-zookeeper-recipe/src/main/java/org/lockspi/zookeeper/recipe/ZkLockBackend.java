@@ -1,0 +1,664 @@
+package org.lockspi.zookeeper.recipe;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.zookeeper.KeeperException;
+import org.lockspi.LockConnectionException;
+import org.lockspi.LockException;
+import org.lockspi.spi.AcquireRequest;
+import org.lockspi.spi.BackendEvents;
+import org.lockspi.spi.BackendLease;
+import org.lockspi.spi.Deadline;
+import org.lockspi.spi.LockBackend;
+import org.lockspi.spi.LockKind;
+
+/**
+ * The ZooKeeper lock recipe, written once over {@link ZkOps}: mutex, read-write lock (with downgrade),
+ * semaphore and non-reentrant mutex, in Apache Curator's node layout ({@link ZkLayout}), so that every ZooKeeper
+ * provider and any plain Curator application on the same path exclude each other.
+ *
+ * <ul>
+ *   <li><b>Waiting.</b> Each waiter watches only the node it waits for (its predecessor, or for a reader the first
+ *       writer ahead of it) with {@code getData}, and sleeps on its own monitor until that watch fires: no polling,
+ *       no herd, FIFO order. A node that vanishes between the listing and the watch means "look again".</li>
+ *   <li><b>Failures.</b> On timeout, interrupt, close or error the acquisition deletes its node (and, for a
+ *       semaphore, releases the internal mutex) before it returns. When the server cannot be told, the delete is
+ *       retried when the connection returns; a node created while the connection dropped is found again by its
+ *       Curator-protected {@code _c_<uuid>-} prefix.</li>
+ *   <li><b>Connection.</b> {@code Disconnected} suspends every lease ({@link BackendEvents#connectionSuspended()});
+ *       a reconnection with the same session restores them; an expired session loses every lease
+ *       ({@link BackendEvents#leaseLost(BackendLease)}). An operation that meets a lost connection waits for it to
+ *       return, at most until the deadline and at most {@code reconnectWait}, then fails with
+ *       {@link LockConnectionException}.</li>
+ *   <li><b>Fencing token:</b> the czxid of the lease's own node, which grows with every creation on the ensemble,
+ *       also across server restarts and the removal of an empty parent.</li>
+ * </ul>
+ *
+ * <p>The provider opens the client, waits until it is connected, then constructs this backend over it; closing the
+ * backend closes the {@link ZkOps}.
+ */
+public final class ZkLockBackend implements LockBackend {
+    private static final System.Logger LOG = System.getLogger(ZkLockBackend.class.getName());
+    private static final String[] MUTEX_ORDER = {ZkLayout.MUTEX};
+    private static final String[] READ_WRITE_ORDER = {ZkLayout.READ, ZkLayout.WRITE};
+    private static final AtomicInteger CLEANERS = new AtomicInteger();
+
+    private final ZkOps ops;
+    private final String root;
+    private final BackendEvents events;
+    private final long reconnectWaitNanos;
+    private final Set<ZkLease> leases = ConcurrentHashMap.newKeySet();
+    private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
+    /** Nodes to delete once the connection returns: parent path and a node-name prefix (or whole name). */
+    private final Set<Residue> residue = ConcurrentHashMap.newKeySet();
+    private final ThreadPoolExecutor cleaner;
+
+    private final Object state = new Object();
+    private boolean connected = true; // guarded by state
+    private long epoch;               // guarded by state; changes on every connection event
+    private volatile long session;    // written under state; changes when a session expires
+    private volatile boolean closed;
+
+    /**
+     * @param ops           the connected client; this backend becomes its connection listener and closes it
+     * @param root          the path under which lock names live: {@code ""} or {@code "/app"} (no trailing slash)
+     * @param events        where to report connection and lease events
+     * @param reconnectWait how long an operation waits for a lost connection to return before it fails
+     */
+    public ZkLockBackend(ZkOps ops, String root, BackendEvents events, Duration reconnectWait) {
+        this.ops = Objects.requireNonNull(ops, "ops");
+        this.root = Objects.requireNonNull(root, "root");
+        if (!root.isEmpty() && (!root.startsWith("/") || root.endsWith("/"))) {
+            throw new IllegalArgumentException("root must be \"\" or start with '/' and not end with it: " + root);
+        }
+        this.events = Objects.requireNonNull(events, "events");
+        if (reconnectWait.isNegative() || reconnectWait.isZero()) {
+            throw new IllegalArgumentException("reconnectWait <= 0: " + reconnectWait);
+        }
+        this.reconnectWaitNanos = reconnectWait.toNanos();
+        this.cleaner = new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "lockspi-zk-cleaner-" + CLEANERS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        ops.connectionListener(new Connection());
+    }
+
+    // ---- acquisition ---------------------------------------------------------------------------------------
+
+    @Override
+    public BackendLease acquire(AcquireRequest request, Deadline deadline) throws InterruptedException {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(deadline, "deadline");
+        checkOpen();
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring " + request);
+        }
+        String path = ZkLayout.join(root.isEmpty() ? "/" : root, request.name());
+        Waiter waiter = new Waiter();
+        waiters.add(waiter);
+        try {
+            long notSession = -1;
+            while (true) {
+                long gen = awaitSession(notSession, deadline);
+                try {
+                    return attempt(request, path, waiter, gen, deadline);
+                } catch (SessionLost e) {
+                    // Our node went with the session (or was deleted): start again in the next one.
+                    notSession = gen;
+                    if (deadline.hasExpired()) {
+                        return null;
+                    }
+                }
+            }
+        } finally {
+            waiters.remove(waiter);
+        }
+    }
+
+    private ZkLease attempt(AcquireRequest request, String path, Waiter waiter, long gen, Deadline deadline)
+            throws InterruptedException, SessionLost {
+        switch (request.kind()) {
+            case MUTEX:
+                return lease(request.kind(), enqueue(path, ZkLayout.MUTEX, Order.EXCLUSIVE, waiter, gen, deadline),
+                        gen);
+            case WRITE:
+                return lease(request.kind(), enqueue(path, ZkLayout.WRITE, Order.WRITE, waiter, gen, deadline),
+                        gen);
+            case READ:
+                Order order = request.heldWrite() != null ? Order.AT_ONCE : Order.READ;
+                return lease(request.kind(), enqueue(path, ZkLayout.READ, order, waiter, gen, deadline), gen);
+            case NON_REENTRANT_MUTEX:
+            case SEMAPHORE:
+                return semaphore(request.kind(), path, request.permits(), waiter, gen, deadline);
+            default:
+                throw new IllegalArgumentException("unknown lock kind: " + request.kind());
+        }
+    }
+
+    private ZkLease lease(LockKind kind, ZkOps.Node node, long gen) {
+        if (node == null) {
+            return null;
+        }
+        ZkLease lease = new ZkLease(this, kind, node.path(), node.czxid(), gen);
+        leases.add(lease);
+        if (session != gen && leases.remove(lease) && lease.markLost()) {
+            events.leaseLost(lease); // the session expired while we were granted
+        }
+        return lease;
+    }
+
+    /** How a queued node decides whether it holds the lock. */
+    private enum Order {
+        EXCLUSIVE(MUTEX_ORDER), WRITE(READ_WRITE_ORDER), READ(READ_WRITE_ORDER), AT_ONCE(READ_WRITE_ORDER);
+
+        final String[] baseNames;
+
+        Order(String[] baseNames) {
+            this.baseNames = baseNames;
+        }
+
+        ZkPredicates.Verdict verdict(List<String> children, String ours) {
+            if (this == AT_ONCE) {
+                return children.contains(ours) ? new ZkPredicates.Verdict(true, null) : null;
+            }
+            List<String> sorted = ZkLayout.sorted(children, baseNames);
+            return this == READ ? ZkPredicates.read(sorted, ours) : ZkPredicates.exclusive(sorted, ours);
+        }
+    }
+
+    /**
+     * Creates our node under {@code path} and waits until it holds the lock.
+     *
+     * @return our node, holding; null if the deadline passed first (the node is deleted then)
+     */
+    private ZkOps.Node enqueue(String path, String base, Order order, Waiter waiter, long gen, Deadline deadline)
+            throws InterruptedException, SessionLost {
+        String name = ZkLayout.protectedPrefix(UUID.randomUUID()) + base;
+        ZkOps.Node node = null;
+        String watched = null;
+        boolean held = false;
+        Throwable failure = null;
+        try {
+            node = create(path, name, deadline, gen);
+            String ours = ZkLayout.nodeName(node.path());
+            while (true) {
+                List<String> children = call(() -> childrenOrEmpty(path), deadline, gen);
+                ZkPredicates.Verdict verdict = order.verdict(children, ours);
+                if (verdict == null) {
+                    throw SessionLost.INSTANCE; // our node is gone
+                }
+                if (verdict.holds()) {
+                    held = true;
+                    return node;
+                }
+                if (deadline.hasExpired()) {
+                    return null;
+                }
+                String target = ZkLayout.join(path, verdict.watch());
+                boolean set = call(() -> ops.watchNode(target, waiter), deadline, gen);
+                if (!set) {
+                    continue; // it went between the listing and the watch: look again
+                }
+                watched = target;
+                if (!waiter.await(deadline)) {
+                    return null;
+                }
+                checkOpen();
+            }
+        } catch (Throwable t) {
+            failure = t;
+            throw t;
+        } finally {
+            if (watched != null && !held) {
+                ops.unwatch(watched, waiter);
+            }
+            if (!held) {
+                discard(path, node != null ? ZkLayout.nodeName(node.path()) : name, node != null, failure);
+            }
+        }
+    }
+
+    /** A semaphore permit: Curator's InterProcessSemaphoreV2 (internal mutex, then a lease node). */
+    private ZkLease semaphore(LockKind kind, String path, int permits, Waiter waiter, long gen, Deadline deadline)
+            throws InterruptedException, SessionLost {
+        String locksPath = ZkLayout.join(path, ZkLayout.SEMAPHORE_LOCKS);
+        String leasesPath = ZkLayout.join(path, ZkLayout.SEMAPHORE_LEASES);
+        ZkOps.Node internal = enqueue(locksPath, ZkLayout.MUTEX, Order.EXCLUSIVE, waiter, gen, deadline);
+        if (internal == null) {
+            return null;
+        }
+        Throwable failure = null;
+        try {
+            String name = ZkLayout.protectedPrefix(UUID.randomUUID()) + ZkLayout.LEASE;
+            ZkOps.Node node = null;
+            boolean held = false;
+            Throwable leaseFailure = null;
+            try {
+                node = create(leasesPath, name, deadline, gen);
+                String ours = ZkLayout.nodeName(node.path());
+                while (true) {
+                    List<String> children = call(() -> {
+                        try {
+                            return ops.watchChildren(leasesPath, waiter);
+                        } catch (KeeperException.NoNodeException e) {
+                            return List.<String>of();
+                        }
+                    }, deadline, gen);
+                    if (!children.contains(ours)) {
+                        throw SessionLost.INSTANCE;
+                    }
+                    if (children.size() <= permits) {
+                        held = true;
+                        return lease(kind, node, gen);
+                    }
+                    if (deadline.hasExpired() || !waiter.await(deadline)) {
+                        return null;
+                    }
+                    checkOpen();
+                }
+            } catch (Throwable t) {
+                leaseFailure = t;
+                throw t;
+            } finally {
+                ops.unwatch(leasesPath, waiter);
+                if (!held) {
+                    discard(leasesPath, node != null ? ZkLayout.nodeName(node.path()) : name, node != null,
+                            leaseFailure);
+                }
+            }
+        } catch (Throwable t) {
+            failure = t;
+            throw t;
+        } finally {
+            discard(locksPath, ZkLayout.nodeName(internal.path()), true, failure);
+        }
+    }
+
+    /**
+     * Creates {@code parent/name<sequence>}; after a connection loss during the create, looks for it by its
+     * protected name before creating again.
+     */
+    private ZkOps.Node create(String parent, String name, Deadline deadline, long gen)
+            throws InterruptedException, SessionLost {
+        String prefixPath = ZkLayout.join(parent, name);
+        boolean[] uncertain = {false};
+        return call(() -> {
+            if (uncertain[0]) {
+                ZkOps.Node found = find(parent, name);
+                if (found != null) {
+                    return found;
+                }
+            }
+            uncertain[0] = true;
+            return ops.createEphemeralSequential(prefixPath);
+        }, deadline, gen);
+    }
+
+    private ZkOps.Node find(String parent, String name) throws KeeperException, InterruptedException {
+        for (String child : childrenOrEmpty(parent)) {
+            if (child.startsWith(name)) {
+                String path = ZkLayout.join(parent, child);
+                long czxid = ops.czxid(path);
+                if (czxid >= 0) {
+                    return new ZkOps.Node(path, czxid);
+                }
+            }
+        }
+        return null;
+    }
+
+    private List<String> childrenOrEmpty(String path) throws KeeperException, InterruptedException {
+        try {
+            return ops.children(path);
+        } catch (KeeperException.NoNodeException e) {
+            return List.of();
+        }
+    }
+
+    // ---- release and clean-up --------------------------------------------------------------------------------
+
+    void release(ZkLease lease) {
+        if (!lease.markReleased()) {
+            return;
+        }
+        leases.remove(lease);
+        if (lease.isLost() || closed || session != lease.session()) {
+            return; // its node went with its session; never touch a later holder's
+        }
+        String path = lease.path();
+        boolean interrupted = Thread.interrupted();
+        try {
+            ops.delete(path);
+        } catch (KeeperException.NoNodeException | KeeperException.SessionExpiredException e) {
+            // already gone
+        } catch (KeeperException.ConnectionLossException e) {
+            residue.add(new Residue(parentOf(path), ZkLayout.nodeName(path), true));
+            throw new LockConnectionException("could not delete " + path + " at ZooKeeper " + ops.address()
+                    + ": connection lost; it is deleted when the connection returns or the session ends", e);
+        } catch (KeeperException e) {
+            throw unexpected("delete " + path, e);
+        } catch (InterruptedException e) {
+            interrupted = true;
+            residue.add(new Residue(parentOf(path), ZkLayout.nodeName(path), true));
+            throw new LockConnectionException("interrupted while deleting " + path + " at ZooKeeper "
+                    + ops.address() + "; it is deleted when the connection returns or the session ends", e);
+        } catch (IllegalStateException e) {
+            if (!closed) {
+                throw e;
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Deletes the nodes under {@code parent} whose names start with {@code name} (our node, or the node a create
+     * may have made), now if possible, else when the connection returns. Never throws; an unexpected failure is
+     * attached to {@code failure}, if any.
+     */
+    private void discard(String parent, String name, boolean exact, Throwable failure) {
+        if (closed) {
+            return; // closing the session frees every node
+        }
+        Residue r = new Residue(parent, name, exact);
+        boolean interrupted = Thread.interrupted();
+        try {
+            if (!r.delete(this)) {
+                residue.add(r);
+            }
+        } catch (RuntimeException e) {
+            if (failure != null) {
+                failure.addSuppressed(e);
+            } else if (!closed) {
+                LOG.log(System.Logger.Level.WARNING, "could not delete " + r + " at ZooKeeper " + ops.address(), e);
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Node(s) to delete: the children of {@code parent} whose names start with {@code name}. */
+    private record Residue(String parent, String name, boolean exact) {
+        /** @return true when done (deleted or already gone); false if the connection is down */
+        boolean delete(ZkLockBackend b) {
+            try {
+                if (exact) {
+                    try {
+                        b.ops.delete(ZkLayout.join(parent, name));
+                    } catch (KeeperException.NoNodeException e) {
+                        // gone
+                    }
+                    return true;
+                }
+                for (String child : b.childrenOrEmpty(parent)) {
+                    if (child.startsWith(name)) {
+                        try {
+                            b.ops.delete(ZkLayout.join(parent, child));
+                        } catch (KeeperException.NoNodeException e) {
+                            // gone
+                        }
+                    }
+                }
+                return true;
+            } catch (KeeperException.ConnectionLossException e) {
+                return false;
+            } catch (KeeperException.SessionExpiredException e) {
+                return true; // ephemeral: gone with the session
+            } catch (KeeperException e) {
+                throw b.unexpected("delete " + this, e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+
+        @Override
+        public String toString() {
+            return ZkLayout.join(parent, name) + (exact ? "" : "*");
+        }
+    }
+
+    private void drainResidue() {
+        for (Residue r : residue) {
+            if (closed) {
+                return;
+            }
+            try {
+                if (r.delete(this)) {
+                    residue.remove(r);
+                }
+            } catch (RuntimeException e) {
+                residue.remove(r);
+                LOG.log(System.Logger.Level.WARNING, "could not delete " + r + " at ZooKeeper " + ops.address(), e);
+            }
+        }
+    }
+
+    private static String parentOf(String path) {
+        int slash = path.lastIndexOf('/');
+        return slash == 0 ? "/" : path.substring(0, slash);
+    }
+
+    // ---- operations with connection-loss handling ------------------------------------------------------------
+
+    @FunctionalInterface
+    private interface Op<T> {
+        T run() throws KeeperException, InterruptedException;
+    }
+
+    /** Our node's session is gone (or our node was deleted): the acquisition starts again. */
+    private static final class SessionLost extends Exception {
+        private static final long serialVersionUID = 1L;
+        static final SessionLost INSTANCE = new SessionLost();
+
+        private SessionLost() {
+            super("session lost", null, false, false);
+        }
+    }
+
+    /** Runs an operation in session {@code gen}, waiting for the connection to return after a loss. */
+    private <T> T call(Op<T> op, Deadline deadline, long gen) throws InterruptedException, SessionLost {
+        while (true) {
+            long before;
+            synchronized (state) {
+                checkOpen();
+                if (session != gen) {
+                    throw SessionLost.INSTANCE;
+                }
+                before = epoch;
+            }
+            try {
+                return op.run();
+            } catch (KeeperException.ConnectionLossException e) {
+                awaitReconnect(before, deadline, e);
+            } catch (KeeperException.SessionExpiredException e) {
+                throw SessionLost.INSTANCE;
+            } catch (KeeperException e) {
+                throw unexpected(e.getPath(), e);
+            } catch (IllegalStateException e) {
+                checkOpen(); // closed underneath us: say so in our words
+                throw e;
+            }
+        }
+    }
+
+    /** Waits until connected after connection event {@code before}; fails at the deadline or reconnectWait. */
+    private void awaitReconnect(long before, Deadline deadline, KeeperException cause) throws InterruptedException {
+        long limit = System.nanoTime() + reconnectWaitNanos;
+        synchronized (state) {
+            while (true) {
+                checkOpen();
+                if (connected && epoch != before) {
+                    return;
+                }
+                long left = Math.min(deadline.remainingNanos(), limit - System.nanoTime());
+                if (left <= 0) {
+                    throw new LockConnectionException("connection to ZooKeeper at " + ops.address()
+                            + " lost and not back " + (deadline.hasExpired() ? "before the deadline"
+                            : "within " + Duration.ofNanos(reconnectWaitNanos)), cause);
+                }
+                TimeUnit.NANOSECONDS.timedWait(state, left);
+            }
+        }
+    }
+
+    /** Waits until connected in a session other than {@code notSession}; returns that session. */
+    private long awaitSession(long notSession, Deadline deadline) throws InterruptedException {
+        long limit = System.nanoTime() + reconnectWaitNanos;
+        synchronized (state) {
+            while (true) {
+                checkOpen();
+                if (connected && session != notSession) {
+                    return session;
+                }
+                long left = Math.min(deadline.remainingNanos(), limit - System.nanoTime());
+                if (left <= 0) {
+                    throw new LockConnectionException("not connected to ZooKeeper at " + ops.address() + " "
+                            + (deadline.hasExpired() ? "before the deadline"
+                            : "within " + Duration.ofNanos(reconnectWaitNanos)));
+                }
+                TimeUnit.NANOSECONDS.timedWait(state, left);
+            }
+        }
+    }
+
+    private LockException unexpected(String what, KeeperException e) {
+        return new LockException("ZooKeeper at " + ops.address() + " failed: " + what + ": " + e.code(), e);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("lock backend is closed: ZooKeeper at " + ops.address());
+        }
+    }
+
+    // ---- connection events -------------------------------------------------------------------------------------
+
+    private final class Connection implements ZkOps.ConnectionListener {
+        @Override
+        public void disconnected() {
+            synchronized (state) {
+                connected = false;
+                epoch++;
+            }
+            events.connectionSuspended();
+        }
+
+        @Override
+        public void reconnected() {
+            synchronized (state) {
+                connected = true;
+                epoch++;
+                state.notifyAll();
+            }
+            events.connectionRestored();
+            if (!residue.isEmpty() && !closed) {
+                try {
+                    cleaner.execute(ZkLockBackend.this::drainResidue);
+                } catch (RejectedExecutionException e) {
+                    // closing
+                }
+            }
+        }
+
+        @Override
+        public void sessionExpired() {
+            synchronized (state) {
+                connected = false;
+                epoch++;
+                session++;
+                state.notifyAll();
+            }
+            residue.clear(); // ephemeral: gone with the session
+            for (ZkLease lease : leases) {
+                if (leases.remove(lease) && lease.markLost()) {
+                    events.leaseLost(lease);
+                }
+            }
+            waiters.forEach(Waiter::run);
+        }
+
+        @Override
+        public void newSession() {
+            synchronized (state) {
+                connected = true;
+                epoch++;
+                state.notifyAll();
+            }
+            events.connectionRestored();
+        }
+    }
+
+    // ---- waiting and closing -----------------------------------------------------------------------------------
+
+    /** One acquisition's wake-up call: the watch callback, and the nudge on close or session loss. */
+    private static final class Waiter implements Runnable {
+        private boolean signalled; // guarded by this
+
+        @Override
+        public synchronized void run() {
+            signalled = true;
+            notifyAll();
+        }
+
+        /** @return true when signalled; false when the deadline passed first */
+        synchronized boolean await(Deadline deadline) throws InterruptedException {
+            while (!signalled) {
+                if (deadline.isInfinite()) {
+                    wait();
+                } else {
+                    long left = deadline.remainingNanos();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(this, left);
+                }
+            }
+            signalled = false;
+            return true;
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (state) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            state.notifyAll();
+        }
+        waiters.forEach(Waiter::run);
+        cleaner.shutdownNow();
+        try {
+            ops.close();
+        } finally {
+            leases.clear();
+            residue.clear();
+            try {
+                cleaner.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ZkLockBackend[" + ops.address() + root + "]";
+    }
+}

@@ -1,0 +1,156 @@
+package org.lockspi.zookeeper.recipe;
+
+import java.util.List;
+import org.apache.zookeeper.KeeperException;
+
+/**
+ * The few ZooKeeper operations the lock recipe ({@link ZkLockBackend}) needs, implemented once per client
+ * library (the plain {@code org.apache.zookeeper.ZooKeeper} client, ZkClient, ...). The recipe does the rest:
+ * node names, ordering, whom to wait for, retries after a connection loss, finding its own node again, guaranteed
+ * deletes and lease bookkeeping.
+ *
+ * <p><b>Paths</b> are absolute ZooKeeper paths as the recipe builds them (no chroot games): {@code /app/orders/42}.
+ *
+ * <p><b>Blocking and threads.</b> Every operation is synchronous and runs on the calling thread; it is called
+ * concurrently from many threads. Callbacks (watch callbacks and the {@link ConnectionListener}) may run on the
+ * client's event thread; the recipe's callbacks never block, they only signal.
+ *
+ * <p><b>Errors</b> are ZooKeeper's own {@link KeeperException}s, so the recipe can tell them apart:
+ * {@link KeeperException.ConnectionLossException} (the connection is down now; the session may survive),
+ * {@link KeeperException.SessionExpiredException}, {@link KeeperException.NoNodeException}, and so on. An
+ * implementation over a client that wraps them (ZkClient's {@code ZkException}) rethrows the wrapped
+ * {@code KeeperException}, or builds one with {@link KeeperException#create(KeeperException.Code, String)}.
+ * Operations do not retry on a connection loss themselves (a client that retries internally, as ZkClient does,
+ * may, provided it does not hide an expired session); the recipe retries after {@link ConnectionListener#reconnected()}.
+ * An operation on a closed client throws {@link IllegalStateException}.
+ */
+public interface ZkOps extends AutoCloseable {
+
+    /**
+     * A node the recipe created: its full path and the zxid of its creation (the fencing token).
+     *
+     * @param path  the full path, with the server's sequence suffix
+     * @param czxid the zxid of the transaction that created it
+     */
+    record Node(String path, long czxid) {
+    }
+
+    /**
+     * Creates an {@code EPHEMERAL_SEQUENTIAL} node with empty data at {@code pathPrefix} + the server's
+     * 10-digit sequence number, first creating each missing parent as a {@code CONTAINER} node (a parent created
+     * meanwhile by someone else is fine). The recipe passes a Curator-protected prefix such as
+     * {@code /app/orders/_c_<uuid>-lock-}, so that after a connection loss during this call it can find the node
+     * with {@link #children(String)} and {@link #czxid(String)}.
+     *
+     * @param pathPrefix the full path of the node without its sequence suffix
+     * @return the created node
+     * @throws KeeperException      as ZooKeeper reports it; a ConnectionLossException leaves it unknown
+     *                              whether the node was created
+     * @throws InterruptedException if the thread was interrupted
+     */
+    Node createEphemeralSequential(String pathPrefix) throws KeeperException, InterruptedException;
+
+    /**
+     * @param path a full path
+     * @return the node's creation zxid, or {@code -1} if there is no such node
+     * @throws KeeperException      as ZooKeeper reports it
+     * @throws InterruptedException if the thread was interrupted
+     */
+    long czxid(String path) throws KeeperException, InterruptedException;
+
+    /**
+     * @param path a full path
+     * @return the names (not paths) of the node's children, in no particular order
+     * @throws KeeperException.NoNodeException if there is no such node
+     * @throws KeeperException      as ZooKeeper reports it
+     * @throws InterruptedException if the thread was interrupted
+     */
+    List<String> children(String path) throws KeeperException, InterruptedException;
+
+    /**
+     * Sets a one-shot data watch on a node with {@code getData} (not {@code exists}, which would leave a watch
+     * behind on a node that never comes). {@code onChange} runs at least once after the node is deleted, and may
+     * run for other reasons too (its data changed, the session expired): the recipe re-checks each time, so
+     * spurious calls are harmless, missed ones are not. A watch set on a live session survives a reconnection
+     * of that session (the client re-registers it).
+     *
+     * @param path     the node to watch
+     * @param onChange what to run; must not block
+     * @return true if the watch is set; false if the node is already gone (no watch is left behind then)
+     * @throws KeeperException      as ZooKeeper reports it (never NoNodeException: that is {@code false})
+     * @throws InterruptedException if the thread was interrupted
+     */
+    boolean watchNode(String path, Runnable onChange) throws KeeperException, InterruptedException;
+
+    /**
+     * Lists a node's children and sets a one-shot child watch on it, as {@code getChildren(path, watcher)}.
+     * {@code onChange} runs at least once after the set of children changes, and may run spuriously.
+     *
+     * @param path     the parent node
+     * @param onChange what to run; must not block
+     * @return the names of the children, in no particular order
+     * @throws KeeperException.NoNodeException if there is no such node (no watch is left behind)
+     * @throws KeeperException      as ZooKeeper reports it
+     * @throws InterruptedException if the thread was interrupted
+     */
+    List<String> watchChildren(String path, Runnable onChange) throws KeeperException, InterruptedException;
+
+    /**
+     * Drops a watch set by {@link #watchNode} or {@link #watchChildren} with this very {@code onChange}, on the
+     * server if the client can (ZooKeeper 3.5+ {@code removeWatches}), otherwise locally only. Best effort:
+     * never throws, does nothing if there is no such watch.
+     *
+     * @param path     the watched node
+     * @param onChange the callback given when the watch was set
+     */
+    void unwatch(String path, Runnable onChange);
+
+    /**
+     * Deletes a node, any version.
+     *
+     * @param path the node
+     * @throws KeeperException.NoNodeException if it is already gone
+     * @throws KeeperException      as ZooKeeper reports it; the recipe retries a ConnectionLossException after
+     *                              {@link ConnectionListener#reconnected()}
+     * @throws InterruptedException if the thread was interrupted
+     */
+    void delete(String path) throws KeeperException, InterruptedException;
+
+    /**
+     * Sets the one listener of connection changes. Called once by the recipe, before its first operation.
+     *
+     * @param listener the listener
+     */
+    void connectionListener(ConnectionListener listener);
+
+    /** @return the server address for messages, e.g. {@code zk1:2181,zk2:2181}; never credentials */
+    String address();
+
+    /**
+     * Closes the session and ends every thread the client started. Watches are dropped without their callbacks
+     * being required to run. Idempotent.
+     */
+    @Override
+    void close();
+
+    /**
+     * Connection changes, in the order they happened, from one thread at a time. Implementations never block.
+     */
+    interface ConnectionListener {
+
+        /** The connection dropped; the session may still be alive (ZooKeeper {@code Disconnected}). */
+        void disconnected();
+
+        /** The connection is back with the same session; its ephemeral nodes and watches survived. */
+        void reconnected();
+
+        /**
+         * The session expired: its ephemeral nodes and watches are gone. The implementation then establishes a
+         * new session on its own and reports {@link #newSession()} when it is connected.
+         */
+        void sessionExpired();
+
+        /** Connected with a new session after {@link #sessionExpired()}. */
+        void newSession();
+    }
+}

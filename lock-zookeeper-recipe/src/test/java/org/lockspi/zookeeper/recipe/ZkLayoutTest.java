@@ -1,0 +1,89 @@
+package org.lockspi.zookeeper.recipe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class ZkLayoutTest {
+    private static final String A = "_c_6f1c2e6a-8a51-4b0e-9d2f-3c1d1e5f7a01-";
+    private static final String B = "_c_0a9b8c7d-1e2f-4a3b-8c4d-5e6f7a8b9c02-";
+    private static final String C = "_c_ffffffff-ffff-4fff-bfff-ffffffffff03-";
+
+    @Test
+    void protectedPrefixIsCuratorsFormat() {
+        UUID id = UUID.fromString("6f1c2e6a-8a51-4b0e-9d2f-3c1d1e5f7a01");
+        assertEquals(A, ZkLayout.protectedPrefix(id));
+        // Curator: "_c_" + 36-character UUID + "-", then the base name, then 10 digits
+        assertEquals(40, ZkLayout.protectedPrefix(UUID.randomUUID()).length());
+    }
+
+    @Test
+    void mutexNodesSortBySequenceNotByPrefix() {
+        List<String> children = List.of(C + "lock-0000000003", A + "lock-0000000010", B + "lock-0000000002");
+        assertEquals(List.of(B + "lock-0000000002", C + "lock-0000000003", A + "lock-0000000010"),
+                ZkLayout.sorted(children, ZkLayout.MUTEX));
+    }
+
+    @Test
+    void readAndWriteNodesShareOneOrdering() {
+        List<String> children = List.of(A + "__WRIT__0000000005", C + "__READ__0000000004",
+                B + "__READ__0000000006");
+        assertEquals(List.of(C + "__READ__0000000004", A + "__WRIT__0000000005", B + "__READ__0000000006"),
+                ZkLayout.sorted(children, ZkLayout.READ, ZkLayout.WRITE));
+    }
+
+    @Test
+    void sortKeyTakesWhatFollowsTheLastBaseName() {
+        assertEquals("0000000007", ZkLayout.sortKey("_c_x-lock-lock-0000000007", ZkLayout.MUTEX));
+        assertEquals("foreign", ZkLayout.sortKey("foreign", ZkLayout.MUTEX)); // no base name: the whole name
+        assertEquals("0000000001", ZkLayout.sortKey(A + "__READ__0000000001", ZkLayout.READ, ZkLayout.WRITE));
+    }
+
+    @Test
+    void pathsJoinAndSplit() {
+        assertEquals("/a/b", ZkLayout.join("/a", "b"));
+        assertEquals("/b", ZkLayout.join("/", "b"));
+        assertEquals("b", ZkLayout.nodeName("/a/b"));
+    }
+
+    @Test
+    void exclusiveHolderIsFirstAndWaitersWatchTheirPredecessor() {
+        List<String> sorted = List.of("n1", "n2", "n3");
+        assertTrue(ZkPredicates.exclusive(sorted, "n1").holds());
+        assertNull(ZkPredicates.exclusive(sorted, "n1").watch());
+        assertEquals(new ZkPredicates.Verdict(false, "n2"), ZkPredicates.exclusive(sorted, "n3"));
+        assertEquals(new ZkPredicates.Verdict(false, "n1"), ZkPredicates.exclusive(sorted, "n2"));
+        assertNull(ZkPredicates.exclusive(sorted, "gone"));
+    }
+
+    @Test
+    void readerWaitsOnlyForTheFirstWriterAheadOfIt() {
+        List<String> sorted = ZkLayout.sorted(List.of(A + "__READ__0000000001", B + "__WRIT__0000000002",
+                C + "__READ__0000000003", A + "__WRIT__0000000004", B + "__READ__0000000005"),
+                ZkLayout.READ, ZkLayout.WRITE);
+        assertTrue(ZkPredicates.read(sorted, A + "__READ__0000000001").holds());
+        assertEquals(new ZkPredicates.Verdict(false, B + "__WRIT__0000000002"),
+                ZkPredicates.read(sorted, C + "__READ__0000000003"));
+        assertEquals(new ZkPredicates.Verdict(false, B + "__WRIT__0000000002"),
+                ZkPredicates.read(sorted, B + "__READ__0000000005"));
+        assertNull(ZkPredicates.read(sorted, "gone"));
+    }
+
+    @Test
+    void writerWaitsForItsPredecessorWhateverItsKind() {
+        List<String> sorted = ZkLayout.sorted(List.of(A + "__READ__0000000001", B + "__READ__0000000002",
+                C + "__WRIT__0000000003"), ZkLayout.READ, ZkLayout.WRITE);
+        assertEquals(new ZkPredicates.Verdict(false, B + "__READ__0000000002"),
+                ZkPredicates.exclusive(sorted, C + "__WRIT__0000000003"));
+    }
+
+    @Test
+    void readersAheadOfAllWritersShare() {
+        List<String> sorted = List.of("r__READ__0000000001", "r__READ__0000000002");
+        assertTrue(ZkPredicates.read(sorted, "r__READ__0000000002").holds());
+    }
+}
