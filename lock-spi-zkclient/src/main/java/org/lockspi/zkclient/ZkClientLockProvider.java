@@ -1,0 +1,117 @@
+package org.lockspi.zkclient;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
+import org.lockspi.LockFeature;
+import org.lockspi.spi.BackendEvents;
+import org.lockspi.spi.LockBackend;
+import org.lockspi.spi.LockProvider;
+import org.lockspi.spi.LockUri;
+import org.lockspi.zkclient.internal.ZkClientOps;
+import org.lockspi.zookeeper.recipe.ZkLockBackend;
+
+/**
+ * The {@code zkclient} lock provider: ZooKeeper locks on I0Itec ZkClient (its listeners, its connection-state
+ * events and its reconnection after a session expiry), in Apache Curator's node layout, so it excludes and is
+ * excluded by the other ZooKeeper providers and by plain Curator applications on the same paths.
+ *
+ * <p>URI: {@code zookeeper://h1:2181,h2:2181/app?sessionTimeout=30s&connectTimeout=15s}. The path is the root under
+ * which lock names live ({@code /app/<name>}); it and every lock's parent nodes are created as container nodes
+ * when needed. Parameters:
+ * <ul>
+ *   <li>{@code sessionTimeout} (default 30s, 1s..1h): the ZooKeeper session timeout asked of the server; a crashed
+ *       holder's locks are freed after it, and a longer outage loses every lease;</li>
+ *   <li>{@code connectTimeout} (default 15s, 100ms..10m): how long {@code open} waits for the first connection,
+ *       and how long an operation waits for a lost connection to return.</li>
+ * </ul>
+ * A user and password in the URI are sent as ZooKeeper {@code digest} authentication (again on every new session);
+ * nodes are created with open ACLs, as Curator's defaults do.
+ *
+ * <p>ZkClient retries every operation until the connection returns, without bound by default; this provider
+ * makes each call once and lets the lock recipe wait for the connection, never past the caller's deadline. Node
+ * data passes through ZkClient unchanged (no Java serialisation).
+ *
+ * <p>Features: reentrant and non-reentrant mutex, read-write lock, semaphore, FIFO fairness, herd-free waiting,
+ * fencing tokens (the czxid of the holder's node), lease renewal (session heartbeats), lost notification and
+ * crash release (ephemeral nodes). Priority 10 among the providers of the {@code zookeeper} scheme.
+ */
+public final class ZkClientLockProvider implements LockProvider {
+    /** The provider's name: {@value}. */
+    public static final String NAME = "zkclient";
+    /** The URI parameter for the session timeout: {@value}. */
+    public static final String SESSION_TIMEOUT = "sessionTimeout";
+    /** The URI parameter for the connect timeout: {@value}. */
+    public static final String CONNECT_TIMEOUT = "connectTimeout";
+
+    private static final Set<LockFeature> FEATURES = Set.copyOf(EnumSet.of(
+            LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
+            LockFeature.SEMAPHORE, LockFeature.FAIR, LockFeature.HERD_FREE, LockFeature.FENCING_TOKENS,
+            LockFeature.LEASE_RENEWAL, LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE));
+
+    /** Public no-argument constructor for {@link java.util.ServiceLoader}; cheap, connects nothing. */
+    public ZkClientLockProvider() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String version() {
+        String v = ZkClientLockProvider.class.getPackage().getImplementationVersion();
+        return v != null ? v : "0.1.0";
+    }
+
+    @Override
+    public Set<String> schemes() {
+        return Set.of("zookeeper");
+    }
+
+    @Override
+    public Set<LockFeature> features() {
+        return FEATURES;
+    }
+
+    @Override
+    public Set<String> parameters() {
+        return Set.of(SESSION_TIMEOUT, CONNECT_TIMEOUT);
+    }
+
+    @Override
+    public int priority() {
+        return 10;
+    }
+
+    /**
+     * @throws IllegalArgumentException             if a parameter is malformed or out of range
+     * @throws org.lockspi.LockConnectionException if no session is established within the connect timeout, or the
+     *                                              thread is interrupted meanwhile (its interrupt flag is kept);
+     *                                              no ZkClient thread is left running then
+     */
+    @Override
+    public LockBackend open(LockUri uri, BackendEvents events) {
+        Duration sessionTimeout = uri.duration(SESSION_TIMEOUT, Duration.ofSeconds(30), Duration.ofSeconds(1),
+                Duration.ofHours(1));
+        Duration connectTimeout = uri.duration(CONNECT_TIMEOUT, Duration.ofSeconds(15), Duration.ofMillis(100),
+                Duration.ofMinutes(10));
+        String digest = uri.user().map(u -> u + ":" + uri.password().orElse("")).orElse(null);
+        ZkClientOps ops = ZkClientOps.connect(uri.hostList(), sessionTimeout, connectTimeout, digest);
+        try {
+            return new ZkLockBackend(ops, uri.path(), events, connectTimeout);
+        } catch (RuntimeException e) {
+            try {
+                ops.close();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return NAME + " " + version();
+    }
+}

@@ -1,0 +1,535 @@
+package org.lockspi.zkclient.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import org.I0Itec.zkclient.IZkChildListener;
+import org.I0Itec.zkclient.IZkDataListener;
+import org.I0Itec.zkclient.IZkStateListener;
+import org.I0Itec.zkclient.exception.ZkException;
+import org.I0Itec.zkclient.exception.ZkInterruptedException;
+import org.I0Itec.zkclient.exception.ZkTimeoutException;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+import org.lockspi.LockConnectionException;
+import org.lockspi.zookeeper.recipe.ZkOps;
+
+/**
+ * {@link ZkOps} on I0Itec ZkClient: its API for every operation, {@link IZkDataListener} and
+ * {@link IZkChildListener} for watches, {@link IZkStateListener} for the connection, and its reconnection after a
+ * session expiry. See {@link LockZkClient} for the ZkClient habits changed so that no call outlives a deadline and
+ * no watch is left behind.
+ *
+ * <p>ZkClient's listeners are permanent and re-armed by ZkClient after every event; the recipe wants one-shot
+ * watches, so each watch here is a listener that unsubscribes itself when it fires. ZkClient calls listeners on its
+ * own event thread after re-reading the node, and that read can fail while the connection is down, which would drop
+ * the event; so every pending watch also fires after a reconnection (spurious calls are harmless to the recipe).
+ */
+public final class ZkClientOps implements ZkOps {
+    private static final byte[] NO_DATA = new byte[0];
+    private static final int STRIPES = 32;
+    private static final int CLOSE_WAIT_MILLIS = 5_000;
+
+    private final String address;
+    private final String digest;
+    private final LockZkConnection connection;
+    private final LockZkClient client;
+    /** Pending one-shot watches by path and callback. */
+    private final Map<WatchKey, Watch> watches = new ConcurrentHashMap<>();
+    /** Serialises setting and dropping watches per path, so that dropping one never drops another's. */
+    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+    private final Object lifecycle = new Object();
+    private volatile ConnectionListener listener;
+    private long sessionId;        // only on ZkClient's event thread after construction
+    private boolean expired;       // only on ZkClient's event thread
+    private boolean closed;        // guarded by lifecycle
+
+    private ZkClientOps(String address, LockZkConnection connection, LockZkClient client, String digest) {
+        this.address = address;
+        this.digest = digest;
+        this.connection = connection;
+        this.client = client;
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new ReentrantLock();
+        }
+        ZooKeeper zk = client.zooKeeper();
+        this.sessionId = zk == null ? 0 : zk.getSessionId();
+        client.subscribeStateChanges(new StateListener());
+    }
+
+    /**
+     * Opens a ZkClient and waits until it is connected.
+     *
+     * @param hosts          the ZooKeeper connect string, {@code host:port,...}
+     * @param sessionTimeout the session timeout to ask for
+     * @param connectTimeout how long to wait for the connection
+     * @param digest         {@code user:password} for ZooKeeper digest authentication, or null
+     * @return the connected operations
+     * @throws LockConnectionException if not connected within {@code connectTimeout}, or interrupted (the interrupt
+     *         flag is kept); no thread of the client is left running then
+     */
+    public static ZkClientOps connect(String hosts, Duration sessionTimeout, Duration connectTimeout,
+                                      String digest) {
+        Objects.requireNonNull(hosts, "hosts");
+        LockZkConnection connection = new LockZkConnection(hosts, saturatedMillis(sessionTimeout));
+        LockZkClient client;
+        try {
+            client = new LockZkClient(connection, saturatedMillis(connectTimeout));
+        } catch (ZkTimeoutException e) {
+            closeQuietly(connection, e);
+            throw new LockConnectionException("cannot connect to ZooKeeper at " + hosts + " within "
+                    + connectTimeout.toMillis() + " ms", e);
+        } catch (ZkInterruptedException e) {
+            closeQuietly(connection, e);
+            Thread.currentThread().interrupt();
+            throw new LockConnectionException("interrupted while connecting to ZooKeeper at " + hosts, e);
+        } catch (RuntimeException e) {
+            // e.g. no host of the connect string resolves
+            closeQuietly(connection, e);
+            throw new LockConnectionException("cannot connect to ZooKeeper at " + hosts + ": " + e.getMessage(), e);
+        }
+        ZkClientOps ops = new ZkClientOps(hosts, connection, client, digest);
+        ops.authenticate();
+        return ops;
+    }
+
+    /** Adds the digest credentials to the current handle (ZkClient forgets them when it replaces the handle). */
+    private void authenticate() {
+        ZooKeeper zk = client.zooKeeper();
+        if (digest != null && zk != null) {
+            zk.addAuthInfo("digest", digest.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private static int saturatedMillis(Duration d) {
+        long ms = d.toMillis();
+        return ms > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) Math.max(ms, 1);
+    }
+
+    /**
+     * Closes the ZooKeeper handle a failed ZkClient may have left open (it skips that when interrupted) and waits
+     * for its threads to end.
+     */
+    private static void closeQuietly(LockZkConnection connection, Throwable failure) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            connection.closeAndWait(CLOSE_WAIT_MILLIS);
+        } catch (InterruptedException | RuntimeException e) {
+            failure.addSuppressed(e);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    // ---- operations ------------------------------------------------------------------------------------------
+
+    @Override
+    public Node createEphemeralSequential(String pathPrefix) throws KeeperException, InterruptedException {
+        String path;
+        try {
+            path = call(() -> client.create(pathPrefix, NO_DATA, CreateMode.EPHEMERAL_SEQUENTIAL));
+        } catch (KeeperException.NoNodeException e) {
+            createContainers(parentOf(pathPrefix));
+            path = call(() -> client.create(pathPrefix, NO_DATA, CreateMode.EPHEMERAL_SEQUENTIAL));
+        }
+        // ZkClient's create gives the path only; the czxid comes from the node's stat
+        String created = path;
+        Stat stat = call(() -> client.stat(created));
+        return new Node(created, stat.getCzxid());
+    }
+
+    /** Creates {@code path} and its missing ancestors as container nodes; existing ones are fine. */
+    private void createContainers(String path) throws KeeperException, InterruptedException {
+        if (path.equals("/")) {
+            return;
+        }
+        try {
+            call(() -> client.create(path, NO_DATA, CreateMode.CONTAINER));
+        } catch (KeeperException.NodeExistsException e) {
+            // made meanwhile
+        } catch (KeeperException.NoNodeException e) {
+            createContainers(parentOf(path));
+            try {
+                call(() -> client.create(path, NO_DATA, CreateMode.CONTAINER));
+            } catch (KeeperException.NodeExistsException again) {
+                // made meanwhile
+            }
+        }
+    }
+
+    @Override
+    public long czxid(String path) throws KeeperException, InterruptedException {
+        try {
+            return call(() -> client.stat(path)).getCzxid();
+        } catch (KeeperException.NoNodeException e) {
+            return -1;
+        }
+    }
+
+    @Override
+    public List<String> children(String path) throws KeeperException, InterruptedException {
+        return call(() -> client.children(path));
+    }
+
+    @Override
+    public void delete(String path) throws KeeperException, InterruptedException {
+        boolean deleted = call(() -> client.delete(path));
+        if (!deleted) {
+            throw KeeperException.create(KeeperException.Code.NONODE, path); // ZkClient answers false
+        }
+    }
+
+    @Override
+    public boolean watchNode(String path, Runnable onChange) throws KeeperException, InterruptedException {
+        DataWatch watch = new DataWatch(new WatchKey(path, onChange, false));
+        ReentrantLock stripe = stripe(path);
+        stripe.lock();
+        try {
+            replace(watch);
+            try {
+                call(() -> {
+                    client.subscribeDataChanges(path, watch);
+                    return null;
+                });
+                return true;
+            } catch (KeeperException.NoNodeException e) {
+                drop(watch); // getData set no watch on the missing node
+                return false;
+            } catch (KeeperException | InterruptedException | RuntimeException e) {
+                drop(watch);
+                throw e;
+            }
+        } finally {
+            stripe.unlock();
+        }
+    }
+
+    @Override
+    public List<String> watchChildren(String path, Runnable onChange) throws KeeperException, InterruptedException {
+        ChildWatch watch = new ChildWatch(new WatchKey(path, onChange, true));
+        ReentrantLock stripe = stripe(path);
+        stripe.lock();
+        try {
+            replace(watch);
+            try {
+                List<String> children = call(() -> client.subscribeChildChanges(path, watch));
+                if (children == null) {
+                    drop(watch); // no such node, and no watch set on it
+                    throw KeeperException.create(KeeperException.Code.NONODE, path);
+                }
+                return children;
+            } catch (KeeperException | InterruptedException | RuntimeException e) {
+                drop(watch);
+                throw e;
+            }
+        } finally {
+            stripe.unlock();
+        }
+    }
+
+    @Override
+    public void unwatch(String path, Runnable onChange) {
+        ReentrantLock stripe = stripe(path);
+        stripe.lock();
+        try {
+            Watch data = watches.get(new WatchKey(path, onChange, false));
+            if (data != null) {
+                drop(data);
+            }
+            Watch child = watches.get(new WatchKey(path, onChange, true));
+            if (child != null) {
+                drop(child);
+            }
+            if (watches.keySet().stream().noneMatch(k -> k.path.equals(path))) {
+                removeServerWatches(path);
+            }
+        } finally {
+            stripe.unlock();
+        }
+    }
+
+    /**
+     * Drops this client's watches on a path that none of our listeners needs any more: ZkClient re-arms a
+     * watch before it calls a listener, and a timed-out waiter leaves one on a live node. Best effort.
+     */
+    private void removeServerWatches(String path) {
+        ZooKeeper zk = client.zooKeeper();
+        if (zk == null) {
+            return;
+        }
+        boolean interrupted = Thread.interrupted();
+        try {
+            zk.removeAllWatches(path, Watcher.WatcherType.Any, !zk.getState().isConnected());
+        } catch (KeeperException | RuntimeException e) {
+            // none there (NoWatcherException), or the connection dropped: the session ends it
+        } catch (InterruptedException e) {
+            interrupted = true;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void replace(Watch watch) {
+        Watch old = watches.put(watch.key(), watch);
+        if (old != null) {
+            old.unsubscribe();
+        }
+    }
+
+    private void drop(Watch watch) {
+        watches.remove(watch.key(), watch);
+        watch.unsubscribe();
+    }
+
+    private ReentrantLock stripe(String path) {
+        return stripes[Math.floorMod(path.hashCode(), STRIPES)];
+    }
+
+    /** Fires every pending watch once: the recipe looks again. */
+    private void fireAll() {
+        for (Watch watch : watches.values()) {
+            watch.fire();
+        }
+    }
+
+    @Override
+    public void connectionListener(ConnectionListener listener) {
+        this.listener = Objects.requireNonNull(listener, "listener");
+    }
+
+    @Override
+    public String address() {
+        return address;
+    }
+
+    @Override
+    public void close() {
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        watches.clear();
+        boolean interrupted = Thread.interrupted();
+        RuntimeException failure = null;
+        try {
+            client.unsubscribeAll();
+            client.close();
+        } catch (RuntimeException e) {
+            failure = e;
+        } finally {
+            // ZkClient skips closing the handle when its event thread does not stop in time or it is interrupted
+            try {
+                if (!connection.closeAndWait(CLOSE_WAIT_MILLIS)) {
+                    System.getLogger(ZkClientOps.class.getName()).log(System.Logger.Level.WARNING,
+                            "ZooKeeper client threads for " + address + " did not end within 5 s of close");
+                }
+            } catch (InterruptedException | RuntimeException e) {
+                if (failure != null) {
+                    failure.addSuppressed(e);
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (failure != null && !(failure instanceof ZkInterruptedException)) {
+            throw failure;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ZkClientOps[" + address + "]";
+    }
+
+    // ---- ZkClient calls --------------------------------------------------------------------------------------
+
+    @FunctionalInterface
+    private interface ZkCall<T> {
+        T run();
+    }
+
+    /** Runs a ZkClient call, handing back ZooKeeper's own exception that ZkClient wrapped. */
+    private <T> T call(ZkCall<T> zkCall) throws KeeperException, InterruptedException {
+        try {
+            return zkCall.run();
+        } catch (ZkInterruptedException e) {
+            Thread.interrupted(); // ZkClient set the flag again; the InterruptedException carries it now
+            InterruptedException ie = new InterruptedException("interrupted in ZooKeeper call at " + address);
+            ie.initCause(e);
+            throw ie;
+        } catch (ZkException e) {
+            if (e.getCause() instanceof KeeperException) {
+                throw (KeeperException) e.getCause();
+            }
+            throw e;
+        }
+    }
+
+    private static String parentOf(String path) {
+        int slash = path.lastIndexOf('/');
+        return slash <= 0 ? "/" : path.substring(0, slash);
+    }
+
+    // ---- watches -----------------------------------------------------------------------------------------------
+
+    /** A watch's identity: the path, the recipe's callback, and whether it watches children. */
+    private static final class WatchKey {
+        final String path;
+        final Runnable onChange;
+        final boolean children;
+
+        WatchKey(String path, Runnable onChange, boolean children) {
+            this.path = Objects.requireNonNull(path, "path");
+            this.onChange = Objects.requireNonNull(onChange, "onChange");
+            this.children = children;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof WatchKey && ((WatchKey) o).path.equals(path) && ((WatchKey) o).onChange == onChange
+                    && ((WatchKey) o).children == children;
+        }
+
+        @Override
+        public int hashCode() {
+            return path.hashCode() * 31 + System.identityHashCode(onChange) + (children ? 1 : 0);
+        }
+    }
+
+    /** One subscribed ZkClient listener that runs the recipe's callback once. */
+    private abstract class Watch {
+        private final WatchKey key;
+
+        Watch(WatchKey key) {
+            this.key = key;
+        }
+
+        WatchKey key() {
+            return key;
+        }
+
+        abstract void unsubscribe();
+
+        /** Runs the callback if this watch is still pending, and unsubscribes it. */
+        void fire() {
+            if (watches.remove(key, this)) {
+                unsubscribe();
+                key.onChange.run();
+            }
+        }
+    }
+
+    private final class DataWatch extends Watch implements IZkDataListener {
+        DataWatch(WatchKey key) {
+            super(key);
+        }
+
+        @Override
+        void unsubscribe() {
+            client.unsubscribeDataChanges(key().path, this);
+        }
+
+        @Override
+        public void handleDataChange(String dataPath, Object data) {
+            fire();
+        }
+
+        @Override
+        public void handleDataDeleted(String dataPath) {
+            fire();
+        }
+    }
+
+    private final class ChildWatch extends Watch implements IZkChildListener {
+        ChildWatch(WatchKey key) {
+            super(key);
+        }
+
+        @Override
+        void unsubscribe() {
+            client.unsubscribeChildChanges(key().path, this);
+        }
+
+        @Override
+        public void handleChildChange(String parentPath, List<String> currentChildren) {
+            fire();
+        }
+    }
+
+    // ---- connection state --------------------------------------------------------------------------------------
+
+    /**
+     * ZkClient's state events, on its event thread in order. On {@code Expired} ZkClient opens a new session by
+     * itself (and calls {@code handleNewSession} before it is connected); the next {@code SyncConnected} with a
+     * session id other than the last one is that new session.
+     */
+    private final class StateListener implements IZkStateListener {
+        @Override
+        public void handleStateChanged(Watcher.Event.KeeperState state) {
+            ConnectionListener l = listener;
+            switch (state) {
+                case Disconnected:
+                    if (l != null) {
+                        l.disconnected();
+                    }
+                    break;
+                case SyncConnected:
+                case ConnectedReadOnly: {
+                    ZooKeeper zk = client.zooKeeper();
+                    long id = zk == null ? sessionId : zk.getSessionId();
+                    boolean fresh = expired || id != sessionId;
+                    if (fresh && !expired && l != null) {
+                        l.sessionExpired(); // a new session without an Expired event first: the old one is gone
+                    }
+                    sessionId = id;
+                    expired = false;
+                    if (l != null) {
+                        if (fresh) {
+                            l.newSession();
+                        } else {
+                            l.reconnected();
+                        }
+                    }
+                    fireAll();
+                    break;
+                }
+                case Expired:
+                    expired = true;
+                    if (l != null) {
+                        l.sessionExpired();
+                    }
+                    fireAll();
+                    break;
+                default:
+                    break; // AuthFailed, SaslAuthenticated, Closed: nothing for the recipe
+            }
+        }
+
+        @Override
+        public void handleNewSession() {
+            // ZkClient made a new handle; the SyncConnected that follows reports the session to the recipe
+            authenticate();
+        }
+
+        @Override
+        public void handleSessionEstablishmentError(Throwable error) {
+            // ZkClient could not make a new handle after an expiry; operations fail with ConnectionLoss from now on
+            System.getLogger(ZkClientOps.class.getName()).log(System.Logger.Level.WARNING,
+                    "ZkClient could not open a new session with ZooKeeper at " + address, error);
+        }
+    }
+}

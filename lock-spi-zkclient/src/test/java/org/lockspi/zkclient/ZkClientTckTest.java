@@ -1,0 +1,32 @@
+package org.lockspi.zkclient;
+
+import java.time.Duration;
+import org.lockspi.spi.LockProvider;
+import org.lockspi.tck.LockProviderTck;
+import org.lockspi.tck.TckBackend;
+import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
+
+/** The conformance kit against the zkclient provider and a real ZooKeeper server in this JVM. */
+class ZkClientTckTest extends LockProviderTck {
+    private final LockProvider provider = new ZkClientLockProvider();
+
+    @Override
+    public LockProvider provider() {
+        return provider;
+    }
+
+    @Override
+    protected TckBackend startBackend() {
+        return EmbeddedZooKeeperBackend.start();
+    }
+
+    @Override
+    protected String clientParameters() {
+        return "sessionTimeout=4s&connectTimeout=5s";
+    }
+
+    @Override
+    public Duration crashReleaseBound() {
+        return Duration.ofSeconds(10);
+    }
+}
