@@ -1,0 +1,158 @@
+package org.lockspi.curator;
+
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.PathUtils;
+import org.lockspi.LockFeature;
+import org.lockspi.LockService;
+import org.lockspi.curator.internal.CuratorBackend;
+import org.lockspi.curator.internal.Settings;
+import org.lockspi.spi.BackendEvents;
+import org.lockspi.spi.LockBackend;
+import org.lockspi.spi.LockProvider;
+import org.lockspi.spi.LockServices;
+import org.lockspi.spi.LockUri;
+
+/**
+ * The lock provider on Apache Curator's recipes, named {@value #NAME}, for URIs of scheme {@code zookeeper}.
+ *
+ * <pre>{@code
+ * try (LockService locks = Locks.open("zookeeper://zk1:2181,zk2:2181/app?sessionTimeout=30s", "curator")) { ... }
+ * }</pre>
+ *
+ * <h2>Recipes</h2>
+ * <ul>
+ *   <li>mutex: {@code InterProcessMutex}; read-write lock: {@code InterProcessReadWriteLock} (write to read
+ *       downgrade as Curator grants it); semaphore: {@code InterProcessSemaphoreV2}; non-reentrant mutex: a
+ *       semaphore of one, the nodes of {@code InterProcessSemaphoreMutex}.</li>
+ *   <li>Each lockspi hold is one acquisition by a fresh recipe object: Curator's thread reentrancy is not used
+ *       (lockspi counts holds itself), so Curator's per-thread state never outlives a hold, not even a lost one.</li>
+ *   <li>Fencing token: the czxid of the node that holds the lock or lease.</li>
+ * </ul>
+ *
+ * <h2>Where the locks live</h2>
+ * The lock named {@code orders/42} of {@code zookeeper://h:2181/app} is the absolute path {@code /app/orders/42}:
+ * the URI path is a prefix, not a Curator namespace, so a plain Curator application shares the lock with
+ * {@code new InterProcessMutex(client, "/app/orders/42")} on a client without namespace, or with
+ * {@code "/orders/42"} on a client with namespace {@code app}. Nodes follow Curator's layout exactly.
+ *
+ * <h2>URI parameters</h2>
+ * <table>
+ *   <caption>Parameters and defaults</caption>
+ *   <tr><th>parameter</th><th>default</th><th>range</th><th>meaning</th></tr>
+ *   <tr><td>{@code sessionTimeout}</td><td>30s</td><td>100ms..1h</td><td>ZooKeeper session timeout (the
+ *       server bounds it to 2..20 ticks); a crashed holder's lock is free after it</td></tr>
+ *   <tr><td>{@code connectTimeout}</td><td>15s</td><td>10ms..10m</td><td>how long {@code open} waits for the
+ *       first connection, and Curator's connection wait per operation</td></tr>
+ *   <tr><td>{@code retryBaseSleep}</td><td>100ms</td><td>1ms..1m</td><td>first sleep of the exponential
+ *       back-off between retries of an operation</td></tr>
+ *   <tr><td>{@code retryMaxRetries}</td><td>3</td><td>0..29</td><td>retries of an operation after a connection
+ *       loss</td></tr>
+ * </table>
+ * A user and password in the URI are sent as ZooKeeper {@code digest} authentication.
+ *
+ * <h2>Connection loss</h2>
+ * Curator's {@code SUSPENDED} makes leases UNCERTAIN; {@code LOST} (the session expired, or Curator's default
+ * handling injected the expiry once the session timeout passed while suspended) makes them LOST; on
+ * {@code RECONNECTED} leases whose node belongs to an earlier session are LOST and the rest HELD again.
+ *
+ * <h2>An application's own client</h2>
+ * {@link #open(CuratorFramework)} builds a service on a started {@code CuratorFramework} and its namespace; closing
+ * that service frees its locks but leaves the client open.
+ */
+public final class CuratorLockProvider implements LockProvider {
+    /** The provider's name: {@value}. */
+    public static final String NAME = "curator";
+    /** The provider's version. */
+    public static final String VERSION = "0.1.0";
+
+    private static final Set<LockFeature> FEATURES = Set.copyOf(EnumSet.of(
+            LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
+            LockFeature.SEMAPHORE, LockFeature.FAIR, LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL,
+            LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE));
+
+    /** For {@link java.util.ServiceLoader}. */
+    public CuratorLockProvider() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String version() {
+        return VERSION;
+    }
+
+    @Override
+    public Set<String> schemes() {
+        return Set.of("zookeeper");
+    }
+
+    /**
+     * Everything but {@link LockFeature#HERD_FREE}: Curator's read lock waits for the <em>first</em> writer ahead of
+     * it, not the nearest, so one writer's release also wakes readers queued behind a later writer.
+     */
+    @Override
+    public Set<LockFeature> features() {
+        return FEATURES;
+    }
+
+    @Override
+    public Set<String> parameters() {
+        return Settings.PARAMETERS;
+    }
+
+    /** @return 20 */
+    @Override
+    public int priority() {
+        return 20;
+    }
+
+    @Override
+    public LockBackend open(LockUri uri, BackendEvents events) {
+        Objects.requireNonNull(uri, "uri");
+        Objects.requireNonNull(events, "events");
+        return CuratorBackend.connect(uri, events);
+    }
+
+    /**
+     * A lock service on an application's started client, with lock names directly under the client's namespace.
+     *
+     * @param client a started client
+     * @return the service; closing it frees its locks and leaves the client open
+     * @throws NullPointerException                if {@code client} is null
+     * @throws IllegalArgumentException            if the client is not started
+     * @throws org.lockspi.LockConnectionException if the client does not connect within its connection timeout
+     */
+    public static LockService open(CuratorFramework client) {
+        return open(client, "/");
+    }
+
+    /**
+     * A lock service on an application's started client, with lock names under {@code basePath} within the
+     * client's namespace.
+     *
+     * @param client   a started client
+     * @param basePath an absolute ZooKeeper path such as {@code "/locks"}, or {@code "/"}
+     * @return the service; closing it frees its locks and leaves the client open
+     * @throws NullPointerException                if an argument is null
+     * @throws IllegalArgumentException            if the client is not started or the path is not a valid path
+     * @throws org.lockspi.LockConnectionException if the client does not connect within its connection timeout
+     */
+    public static LockService open(CuratorFramework client, String basePath) {
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(basePath, "basePath");
+        PathUtils.validatePath(basePath);
+        return LockServices.create(new CuratorLockProvider(), CuratorBackend.describe(client, basePath),
+                events -> CuratorBackend.onClient(client, basePath, events));
+    }
+
+    @Override
+    public String toString() {
+        return NAME + " " + VERSION + " (Apache Curator)";
+    }
+}

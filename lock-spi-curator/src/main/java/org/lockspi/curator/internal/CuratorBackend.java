@@ -1,0 +1,539 @@
+package org.lockspi.curator.internal;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
+import org.apache.curator.framework.recipes.locks.Lease;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.lockspi.LockConnectionException;
+import org.lockspi.spi.AcquireRequest;
+import org.lockspi.spi.BackendEvents;
+import org.lockspi.spi.BackendLease;
+import org.lockspi.spi.Deadline;
+import org.lockspi.spi.LockBackend;
+import org.lockspi.spi.LockKind;
+import org.lockspi.spi.LockUri;
+
+/**
+ * A {@link LockBackend} on one {@link CuratorFramework}: every acquisition is made by a fresh Curator recipe object
+ * ({@link InterProcessMutex}, {@link ReadWriteHalves an InterProcessReadWriteLock},
+ * {@link InterProcessSemaphoreV2}), so that Curator's per-thread bookkeeping never outlives one lockspi hold, and
+ * lease loss is read from Curator's connection states and the ZooKeeper session id.
+ */
+public final class CuratorBackend implements LockBackend, ConnectionStateListener {
+    private static final System.Logger LOG = System.getLogger(CuratorBackend.class.getName());
+    /** Curator's semaphore keeps its leases in this child of the semaphore's path. */
+    private static final String SEMAPHORE_LEASES = "leases";
+    /** Stands for "no deadline" where Curator's semaphore needs a number (its untimed form has no closed check). */
+    private static final long UNBOUNDED_MILLIS = TimeUnit.DAYS.toMillis(365 * 100L);
+    /** How long close() waits for interrupted acquisitions to clean up before it ends the session. */
+    private static final long CLOSE_WAIT_MILLIS = 10_000;
+
+    private final CuratorFramework client;
+    private final boolean ownsClient;
+    private final String basePath;
+    private final BackendEvents events;
+    private final String description;
+
+    /** Leases granted and neither released nor lost; registration and loss are guarded by {@code sessions}. */
+    private final Set<CuratorLease> live = ConcurrentHashMap.newKeySet();
+    private final Object sessions = new Object();
+    private long currentSession; // guarded by sessions; 0 if unknown
+    private final Set<Long> deadSessions = new HashSet<>(); // guarded by sessions
+
+    private final Object gate = new Object();
+    private final Set<Thread> waiting = new HashSet<>(); // guarded by gate
+    private final Set<Thread> interruptedByClose = new HashSet<>(); // guarded by gate
+    private volatile boolean closed;
+
+    private CuratorBackend(CuratorFramework client, boolean ownsClient, String basePath, BackendEvents events,
+                           String description) {
+        this.client = client;
+        this.ownsClient = ownsClient;
+        this.basePath = basePath;
+        this.events = events;
+        this.description = description;
+        this.currentSession = sessionId();
+        client.getConnectionStateListenable().addListener(this);
+    }
+
+    /**
+     * Starts a client for the URI and waits for its first connection.
+     *
+     * @param uri    the URI, its parameters among {@link Settings#PARAMETERS}
+     * @param events where to report
+     * @return the open backend, owning its client
+     * @throws IllegalArgumentException if a parameter is malformed
+     * @throws LockConnectionException  if no server answers within the connect timeout
+     */
+    public static CuratorBackend connect(LockUri uri, BackendEvents events) {
+        Settings settings = Settings.of(uri);
+        String where = "ZooKeeper at " + uri.hostList();
+        CuratorFramework client = settings.newClient();
+        try {
+            client.start();
+            if (!client.blockUntilConnected((int) settings.connectTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new LockConnectionException("cannot connect to " + where + " within "
+                        + settings.connectTimeout + " (connectTimeout)");
+            }
+            return new CuratorBackend(client, true, settings.basePath(), events, uri.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            LockConnectionException failure = new LockConnectionException("interrupted while connecting to " + where, e);
+            closeQuietly(client, failure);
+            throw failure;
+        } catch (RuntimeException e) {
+            closeQuietly(client, e);
+            throw e instanceof LockConnectionException || e instanceof IllegalArgumentException ? e
+                    : new LockConnectionException("cannot connect to " + where + ": " + e, e);
+        }
+    }
+
+    /**
+     * A backend on an application's started client, which it never closes.
+     *
+     * @param client   the started client; lock names live under its namespace and {@code basePath}
+     * @param basePath the lock names' base path within the client's namespace, {@code "/"} for its root
+     * @param events   where to report
+     * @return the open backend
+     * @throws LockConnectionException if the client does not connect within its connection timeout
+     */
+    public static CuratorBackend onClient(CuratorFramework client, String basePath, BackendEvents events) {
+        if (client.getState() != CuratorFrameworkState.STARTED) {
+            throw new IllegalArgumentException("the Curator client is not started: " + client.getState());
+        }
+        String description = describe(client, basePath);
+        int wait = client.getZookeeperClient().getConnectionTimeoutMs();
+        try {
+            if (!client.blockUntilConnected(wait, TimeUnit.MILLISECONDS)) {
+                throw new LockConnectionException("the Curator client did not connect within " + wait + " ms: "
+                        + description);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockConnectionException("interrupted while waiting for the Curator client: " + description, e);
+        }
+        return new CuratorBackend(client, false, basePath, events, description);
+    }
+
+    /**
+     * @param client   a client
+     * @param basePath a base path within its namespace
+     * @return where its locks live, for messages
+     */
+    public static String describe(CuratorFramework client, String basePath) {
+        String namespace = client.getNamespace();
+        String root = namespace == null || namespace.isEmpty() ? "" : "/" + namespace;
+        return "zookeeper://" + client.getZookeeperClient().getCurrentConnectionString() + root
+                + (basePath.equals("/") ? "" : basePath) + " (application's Curator client)";
+    }
+
+    // ---- acquire --------------------------------------------------------------------------------------------
+
+    @Override
+    public BackendLease acquire(AcquireRequest request, Deadline deadline) throws InterruptedException {
+        Thread me = Thread.currentThread();
+        String path = ZKPaths.makePath(basePath, request.name());
+        synchronized (gate) {
+            checkOpen();
+            waiting.add(me);
+        }
+        try {
+            CuratorLease lease;
+            try {
+                lease = acquireOnServer(request, path, deadline, me);
+            } catch (InterruptedException e) {
+                Thread.interrupted();
+                settle(path);
+                if (closed) {
+                    throw closedDuring(request, e);
+                }
+                throw e;
+            } catch (RuntimeException e) {
+                if (closed) {
+                    throw closedDuring(request, e);
+                }
+                throw e;
+            }
+            if (lease != null) {
+                register(lease);
+                if (closed) {
+                    lease.release();
+                    throw closedDuring(request, null);
+                }
+            } else if (closed) {
+                throw closedDuring(request, null);
+            }
+            return lease;
+        } finally {
+            synchronized (gate) {
+                waiting.remove(me);
+                if (interruptedByClose.remove(me)) {
+                    Thread.interrupted(); // the interrupt was close()'s, not the caller's
+                }
+                gate.notifyAll();
+            }
+        }
+    }
+
+    private CuratorLease acquireOnServer(AcquireRequest request, String path, Deadline deadline, Thread me)
+            throws InterruptedException {
+        try {
+            switch (request.kind()) {
+                case MUTEX:
+                    return acquireMutex(request, path, deadline, me);
+                case WRITE: {
+                    ReadWriteHalves rw = ReadWriteHalves.create(client, path);
+                    if (!acquire(rw.write(), deadline)) {
+                        return null;
+                    }
+                    return granted(request, rw.write().node(), me, rw, rw.write()::release);
+                }
+                case READ:
+                    return acquireRead(request, path, deadline, me);
+                case NON_REENTRANT_MUTEX:
+                case SEMAPHORE:
+                    return acquireSemaphore(request, path, deadline);
+                default:
+                    throw new IllegalArgumentException("unknown kind: " + request.kind());
+            }
+        } catch (InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw connectionFailure("could not acquire " + request, e);
+        }
+    }
+
+    private CuratorLease acquireMutex(AcquireRequest request, String path, Deadline deadline, Thread me)
+            throws Exception {
+        RecordingDriver driver = new RecordingDriver();
+        InterProcessMutex mutex = new InterProcessMutex(client, path, driver);
+        boolean acquired;
+        try {
+            acquired = acquire(mutex, deadline);
+        } catch (InterruptedException e) {
+            // Curator queued the delete of its node with the interrupt flag set; delete it ourselves as well
+            Thread.interrupted();
+            deleteQuietly(driver.created(), e);
+            throw e;
+        }
+        return acquired ? granted(request, driver.created(), me, null, mutex::release) : null;
+    }
+
+    private CuratorLease acquireRead(AcquireRequest request, String path, Deadline deadline, Thread me)
+            throws Exception {
+        BackendLease heldWrite = request.heldWrite();
+        ReadWriteHalves rw = null;
+        if (heldWrite instanceof CuratorLease) {
+            CuratorLease write = (CuratorLease) heldWrite;
+            if (write.readWrite != null && write.owner == me && !write.isLost() && !write.isReleased()) {
+                // a downgrade: Curator grants the read half at once because this thread owns the write half
+                rw = write.readWrite;
+            }
+        }
+        boolean downgrade = rw != null;
+        if (!downgrade) {
+            rw = ReadWriteHalves.create(client, path);
+        }
+        if (!acquire(rw.read(), deadline)) {
+            return null;
+        }
+        if (downgrade && heldWrite.isLost()) {
+            // the write half died while Curator granted the read on its word: take the read the normal way
+            rw.read().release();
+            return acquireRead(AcquireRequest.read(request.name(), null), path, deadline, me);
+        }
+        ReadWriteHalves.Read read = rw.read();
+        return granted(request, read.node(), me, null, read::release);
+    }
+
+    private CuratorLease acquireSemaphore(AcquireRequest request, String path, Deadline deadline)
+            throws Exception {
+        // NON_REENTRANT_MUTEX is a semaphore of one, as Curator's InterProcessSemaphoreMutex is; that class does not
+        // show its lease node, which the fencing token needs, so the semaphore is used directly (same nodes).
+        InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, path, request.permits());
+        long millis = deadline.isInfinite() ? UNBOUNDED_MILLIS : deadline.remainingMillis();
+        Lease lease = semaphore.acquire(millis, TimeUnit.MILLISECONDS);
+        if (lease == null) {
+            return null;
+        }
+        String node = ZKPaths.makePath(path, SEMAPHORE_LEASES, lease.getNodeName());
+        return granted(request, node, null, null, lease::close);
+    }
+
+    private static boolean acquire(InterProcessMutex mutex, Deadline deadline) throws Exception {
+        if (deadline.isInfinite()) {
+            mutex.acquire(); // false from Curator (client closed) surfaces as an IOException
+            return true;
+        }
+        return mutex.acquire(deadline.remainingMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Reads the node's czxid and owner; if the node is already gone, the lease is born lost. */
+    private CuratorLease granted(AcquireRequest request, String node, Thread owner, ReadWriteHalves readWrite,
+                                 CuratorLease.CuratorRelease curatorRelease) throws Exception {
+        Stat stat;
+        try {
+            stat = client.checkExists().forPath(node);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.interrupted();
+            }
+            try {
+                curatorRelease.release();
+            } catch (Exception suppressed) {
+                e.addSuppressed(suppressed);
+                deleteInBackground(node);
+            }
+            throw e;
+        }
+        CuratorLease lease = new CuratorLease(this, request.kind(), request.name(), node,
+                stat == null ? -1 : stat.getCzxid(), stat == null ? 0 : stat.getEphemeralOwner(), owner, readWrite,
+                curatorRelease);
+        if (stat == null) {
+            lease.markLost();
+        }
+        return lease;
+    }
+
+    /** Records a granted lease, unless its session is already known dead. */
+    private void register(CuratorLease lease) {
+        synchronized (sessions) {
+            if (lease.isLost() || deadSessions.contains(lease.session)) {
+                lease.markLost();
+                return;
+            }
+            live.add(lease);
+        }
+    }
+
+    /** Called by a lease on release. */
+    void forget(CuratorLease lease) {
+        live.remove(lease);
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    // ---- connection states ---------------------------------------------------------------------------------
+
+    @Override
+    public void stateChanged(CuratorFramework changed, ConnectionState state) {
+        switch (state) {
+            case SUSPENDED:
+                events.connectionSuspended();
+                break;
+            case LOST:
+                // the session expired (told by the server, or injected by Curator once the session timeout passed
+                // while suspended): every node of that session is gone or about to be
+                List<CuratorLease> lost;
+                synchronized (sessions) {
+                    if (currentSession != 0) {
+                        deadSessions.add(currentSession);
+                    }
+                    lost = takeLost(lease -> deadSessions.contains(lease.session));
+                }
+                lost.forEach(events::leaseLost);
+                break;
+            case CONNECTED:
+            case RECONNECTED: {
+                long now = sessionId();
+                List<CuratorLease> gone;
+                synchronized (sessions) {
+                    if (now != 0 && now != currentSession) {
+                        if (currentSession != 0) {
+                            deadSessions.add(currentSession);
+                        }
+                        currentSession = now;
+                    }
+                    // a new session owns none of the old nodes: Curator's mutex still calls itself acquired
+                    gone = takeLost(lease -> now != 0 && lease.session != now);
+                }
+                gone.forEach(events::leaseLost);
+                events.connectionRestored();
+                break;
+            }
+            default:
+                break; // READ_ONLY: this provider does not ask for read-only mode
+        }
+    }
+
+    /** Marks and removes the live leases that match. Caller holds {@code sessions}. */
+    private List<CuratorLease> takeLost(java.util.function.Predicate<CuratorLease> dead) {
+        List<CuratorLease> lost = new ArrayList<>();
+        for (CuratorLease lease : live) {
+            if (dead.test(lease) && lease.markLost()) {
+                live.remove(lease);
+                lost.add(lease);
+            }
+        }
+        return lost;
+    }
+
+    private long sessionId() {
+        try {
+            return client.getZookeeperClient().isConnected()
+                    ? client.getZookeeperClient().getZooKeeper().getSessionId() : 0;
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            return 0;
+        }
+    }
+
+    // ---- clean-up helpers --------------------------------------------------------------------------------------
+
+    /**
+     * One synchronous round trip on our session. Curator deletes its node when an acquisition is interrupted, but
+     * it re-sets the interrupt flag first, so its delete is sent and not waited for; requests of one session run in
+     * order, so once this returns that delete is done.
+     */
+    private void settle(String path) {
+        try {
+            client.checkExists().forPath(path);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.interrupted();
+            }
+            LOG.log(System.Logger.Level.DEBUG, "settling " + path + " after an interrupt failed", e);
+        }
+    }
+
+    /** Deletes our own node now; a missing node is fine. Failures are attached to {@code failure}. */
+    private void deleteQuietly(String node, Exception failure) {
+        if (node == null) {
+            return;
+        }
+        try {
+            client.delete().quietly().guaranteed().forPath(node);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.interrupted();
+            }
+            failure.addSuppressed(e);
+        }
+    }
+
+    /** Deletes our own node in the background; Curator retries a guaranteed delete until the server confirms. */
+    void deleteInBackground(String node) {
+        if (ownsClient && closed) {
+            return; // the session is over, the server removed it
+        }
+        try {
+            client.delete().quietly().guaranteed().inBackground().forPath(node);
+        } catch (Exception e) {
+            LOG.log(System.Logger.Level.WARNING, "could not delete " + node + " of " + description
+                    + "; the session end frees it", e);
+        }
+    }
+
+    LockConnectionException connectionFailure(String what, Exception e) {
+        if (e instanceof LockConnectionException) {
+            return (LockConnectionException) e;
+        }
+        String detail = e instanceof KeeperException ? ((KeeperException) e).code().toString() : e.toString();
+        return new LockConnectionException(what + " on " + description + ": " + detail, e);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("lock backend is closed: " + description);
+        }
+    }
+
+    private IllegalStateException closedDuring(AcquireRequest request, Exception cause) {
+        IllegalStateException e = new IllegalStateException("lock backend closed while acquiring " + request
+                + ": " + description);
+        if (cause != null) {
+            e.addSuppressed(cause);
+        }
+        return e;
+    }
+
+    // ---- close ------------------------------------------------------------------------------------------------
+
+    @Override
+    public void close() {
+        synchronized (gate) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            // Curator's waits end only on a watch or a timeout: interrupt them, and let them clean up
+            for (Thread t : waiting) {
+                interruptedByClose.add(t);
+                t.interrupt();
+            }
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
+            boolean interrupted = false;
+            while (!waiting.isEmpty()) {
+                long left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime());
+                if (left <= 0) {
+                    LOG.log(System.Logger.Level.WARNING, waiting.size() + " acquisitions still running "
+                            + CLOSE_WAIT_MILLIS + " ms after close of " + description);
+                    break;
+                }
+                try {
+                    gate.wait(left);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        client.getConnectionStateListenable().removeListener(this);
+        if (ownsClient) {
+            live.clear();
+            client.close(); // ends the session: the server deletes every node of ours
+            return;
+        }
+        // the application's client lives on: delete our nodes, and only ours
+        LockConnectionException failure = null;
+        for (CuratorLease lease : new ArrayList<>(live)) {
+            live.remove(lease);
+            try {
+                client.delete().quietly().guaranteed().forPath(lease.node);
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                if (failure == null) {
+                    failure = new LockConnectionException("could not free every lock of " + description
+                            + " on close; the guaranteed deletes are retried in the background");
+                }
+                failure.addSuppressed(e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static void closeQuietly(CuratorFramework client, Exception failure) {
+        try {
+            client.close();
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "CuratorBackend[" + description + (closed ? ", closed" : "") + "]";
+    }
+}

@@ -1,0 +1,50 @@
+package org.lockspi.curator.internal;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+
+/**
+ * Curator's {@link InterProcessReadWriteLock}, with its halves' lock paths readable by the backend. One instance
+ * serves one write acquisition and any read acquired under it by the same thread (Curator grants that read at once
+ * only because this instance's write half is owned by the calling thread), or one plain read acquisition.
+ */
+final class ReadWriteHalves extends InterProcessReadWriteLock {
+
+    static final class Write extends WriteLock {
+        Write(CuratorFramework client, String path) {
+            super(client, path, null);
+        }
+
+        /** @return the node held by the calling thread, or null */
+        String node() {
+            return getLockPath();
+        }
+    }
+
+    static final class Read extends ReadLock {
+        Read(CuratorFramework client, String path, WriteLock write) {
+            super(client, path, null, write);
+        }
+
+        /** @return the node held by the calling thread, or null */
+        String node() {
+            return getLockPath();
+        }
+    }
+
+    private ReadWriteHalves(Write write, CuratorFramework client, String path) {
+        super(write, new Read(client, path, write));
+    }
+
+    static ReadWriteHalves create(CuratorFramework client, String path) {
+        return new ReadWriteHalves(new Write(client, path), client, path);
+    }
+
+    Write write() {
+        return (Write) writeLock();
+    }
+
+    Read read() {
+        return (Read) readLock();
+    }
+}

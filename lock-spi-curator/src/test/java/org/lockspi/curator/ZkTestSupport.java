@@ -1,0 +1,65 @@
+package org.lockspi.curator;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.lockspi.LockService;
+import org.lockspi.Locks;
+
+/** One real ZooKeeper server per test class; every client a test opens is closed after it. */
+abstract class ZkTestSupport {
+    static final String BASE = "/lockspi-test";
+    static ZkTestServer server;
+    private final List<AutoCloseable> opened = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void startServer() {
+        server = new ZkTestServer();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @AfterEach
+    void closeClients() throws Exception {
+        List<AutoCloseable> all = new ArrayList<>(opened);
+        opened.clear();
+        for (AutoCloseable c : all) {
+            c.close();
+        }
+    }
+
+    String uri() {
+        return "zookeeper://" + server.connectString() + BASE + "?sessionTimeout=2s&connectTimeout=2s";
+    }
+
+    LockService open() {
+        return closeLater(Locks.open(uri(), "curator"));
+    }
+
+    <T extends AutoCloseable> T closeLater(T closeable) {
+        opened.add(closeable);
+        return closeable;
+    }
+
+    static String path(String name) {
+        return BASE + "/" + name;
+    }
+
+    /** Threads of ZooKeeper and Curator clients still alive. */
+    static List<Thread> clientThreads() {
+        List<Thread> found = new ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            String n = t.getName();
+            if (t.isAlive() && (n.contains("SendThread") || n.contains("EventThread") || n.startsWith("Curator-"))) {
+                found.add(t);
+            }
+        }
+        return found;
+    }
+}
