@@ -1,0 +1,146 @@
+package org.lockspi.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import org.lockspi.LockFeature;
+import org.lockspi.redis.internal.RedisBackend;
+import org.lockspi.redis.internal.RedisSettings;
+import org.lockspi.spi.BackendEvents;
+import org.lockspi.spi.LockBackend;
+import org.lockspi.spi.LockProvider;
+import org.lockspi.spi.LockUri;
+
+/**
+ * The Redis baseline provider, {@code redis-baseline}: locks on one Redis instance with {@code SET key token NX
+ * PX lease}, an owner-checked release in Lua, lease renewal by a watchdog and an {@code INCR} fencing counter, on
+ * Jedis. It serves the schemes {@code redis} and {@code rediss} (TLS).
+ *
+ * <h2>URI</h2>
+ * {@code redis://[user:password@]host[:port][/db][?leaseTime=30s&connectTimeout=5s&...]}; port 6379 and
+ * database 0 by default. Parameters:
+ * <table>
+ *   <caption>parameters</caption>
+ *   <tr><th>name</th><th>default</th><th>range</th><th>meaning</th></tr>
+ *   <tr><td>leaseTime</td><td>30s</td><td>500ms..24h</td><td>expiry of a lock key; a holder that stops
+ *       renewing (crash, pause, partition) loses the lock after this long. Renewed every third of it.</td></tr>
+ *   <tr><td>connectTimeout</td><td>5s</td><td>100ms..10m</td><td>TCP connect, and the wait for a pooled
+ *       connection</td></tr>
+ *   <tr><td>socketTimeout</td><td>2s</td><td>100ms..10m</td><td>how long one command may take</td></tr>
+ *   <tr><td>keyPrefix</td><td>{@code lockspi:}</td><td>printable ASCII without spaces and braces, 128 at
+ *       most</td><td>prefix of every key</td></tr>
+ *   <tr><td>retryInitial</td><td>10ms</td><td>1ms..10s</td><td>first pause between attempts of a waiting
+ *       acquisition</td></tr>
+ *   <tr><td>retryMax</td><td>250ms</td><td>retryInitial..1m</td><td>longest pause; pauses double from
+ *       retryInitial up to it, each with half of it random (jitter)</td></tr>
+ *   <tr><td>poolSize</td><td>16</td><td>1..1024</td><td>connections in the pool</td></tr>
+ * </table>
+ * Credentials never appear in messages or {@code toString()}.
+ *
+ * <h2>Keys</h2>
+ * A lock named {@code N} uses {@code <keyPrefix>{N}} (exclusive holder's owner token, expiring with the lease),
+ * {@code <keyPrefix>{N}:read} and {@code <keyPrefix>{N}:sem} (sorted sets of owner tokens scored by expiry, for
+ * readers and semaphore permits) and {@code <keyPrefix>{N}:fence} (the fencing counter, never expiring). The
+ * braces are a Redis Cluster hash tag: all keys of one lock share a slot.
+ *
+ * <h2>Guarantees, and what they depend on</h2>
+ * <ul>
+ *   <li><b>Exclusion</b> holds while the one Redis instance keeps its data: acquisition is one atomic Lua script,
+ *       release and renewal compare the owner token first. It does <em>not</em> hold across a failover to a
+ *       replica (replication is asynchronous: a lock key not yet replicated is lost with the primary), nor across
+ *       a restart without persistence, nor for a holder paused longer than the lease time (its key expires and
+ *       another client takes the lock while it still believes it holds it). For such cases pass the
+ *       {@linkplain org.lockspi.Lease#fencingToken() fencing token} to the guarded resource, or use a ZooKeeper
+ *       provider.</li>
+ *   <li><b>Fencing tokens</b> are {@code max(counter + 1, server clock in microseconds)}, issued by the script
+ *       that acquires. They strictly increase for one lock while the counter key survives (with
+ *       {@code appendonly yes} and {@code appendfsync always}; {@code everysec} can lose the last second), and
+ *       also after the counter was lost (a restart without persistence, a failover to a lagging replica) as long
+ *       as the serving server's clock is ahead of the clock that issued the last token: a clock stepped back, or
+ *       a replica whose clock is behind the old primary's, can break it.</li>
+ *   <li><b>Crash release</b>: a dead holder's key expires after at most the lease time.</li>
+ *   <li><b>Lease loss</b> is reported, never silent: a renewal that finds the key gone or owned by another
+ *       client marks the lease lost at once; while renewals fail for connection reasons the leases are uncertain,
+ *       and lost once the lease time has passed since the last renewal the server confirmed.</li>
+ *   <li><b>Waiting</b> is polling with a bounded, jittered exponential back-off: no fairness (FIFO) and no
+ *       herd-free wake-up; a release in the same service wakes that service's waiters at once.</li>
+ * </ul>
+ */
+public final class RedisLockProvider implements LockProvider {
+    /** The provider's name: {@value}. */
+    public static final String NAME = "redis-baseline";
+
+    private static final Set<LockFeature> FEATURES = Collections.unmodifiableSet(EnumSet.of(
+            LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
+            LockFeature.SEMAPHORE, LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL,
+            LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE));
+    private static final String VERSION = loadVersion();
+
+    /** For {@link java.util.ServiceLoader}; cheap, connects nothing. */
+    public RedisLockProvider() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String version() {
+        return VERSION;
+    }
+
+    @Override
+    public Set<String> schemes() {
+        return Set.of("redis", "rediss");
+    }
+
+    @Override
+    public Set<LockFeature> features() {
+        return FEATURES;
+    }
+
+    @Override
+    public Set<String> parameters() {
+        return RedisSettings.PARAMETERS;
+    }
+
+    /**
+     * Connects to the Redis instance and checks it answers PING within {@code connectTimeout}.
+     *
+     * @throws IllegalArgumentException                  if a parameter is malformed or out of range, the URI names
+     *                                                   several hosts or its path is not a database number
+     * @throws org.lockspi.LockConnectionException       if Redis does not answer; the message names host:port
+     */
+    @Override
+    public LockBackend open(LockUri uri, BackendEvents events) {
+        Objects.requireNonNull(uri, "uri");
+        Objects.requireNonNull(events, "events");
+        if (!schemes().contains(uri.scheme())) {
+            throw new IllegalArgumentException("provider '" + NAME + "' serves " + schemes() + ", not: " + uri);
+        }
+        return RedisBackend.open(RedisSettings.parse(uri), events);
+    }
+
+    private static String loadVersion() {
+        try (InputStream in = RedisLockProvider.class.getResourceAsStream("version.properties")) {
+            if (in != null) {
+                Properties p = new Properties();
+                p.load(in);
+                return p.getProperty("version", "unknown");
+            }
+        } catch (IOException e) {
+            // fall through
+        }
+        return "unknown";
+    }
+
+    @Override
+    public String toString() {
+        return NAME + " " + VERSION;
+    }
+}

@@ -1,0 +1,544 @@
+package org.lockspi.redis.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.lockspi.LockConnectionException;
+import org.lockspi.LockException;
+import org.lockspi.spi.AcquireRequest;
+import org.lockspi.spi.BackendEvents;
+import org.lockspi.spi.BackendLease;
+import org.lockspi.spi.Deadline;
+import org.lockspi.spi.LockBackend;
+import org.lockspi.spi.LockKind;
+import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * One Redis connection pool and its leases. Acquisitions poll with a jittered exponential back-off; one watchdog
+ * thread renews every live lease at a third of the lease time and reports suspension, restoration and loss.
+ */
+public final class RedisBackend implements LockBackend {
+    private static final System.Logger LOG = System.getLogger(RedisBackend.class.getName());
+
+    private final RedisSettings settings;
+    private final BackendEvents events;
+    private final JedisPooled redis;
+    private final String clientId = UUID.randomUUID().toString();
+    private final AtomicLong sequence = new AtomicLong();
+    private final Set<RedisLease> live = ConcurrentHashMap.newKeySet();
+    /** Acquisitions under way, so that close() can remove their waiting-writer marks. */
+    private final Set<Attempt> waiting = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService watchdog;
+    /** Attempts hold the read lock around their server call; close takes the write lock to wait for them. */
+    private final ReentrantReadWriteLock inFlight = new ReentrantReadWriteLock();
+    private final long leaseMillis;
+    private final long leaseNanos;
+    private final String leaseArg;
+    /** How long a waiting writer's mark lives unless its next attempt refreshes it, in ms. */
+    private final String waitingWriterArg;
+
+    /** Waiters sleep on this; a local release or close bumps {@link #wakeups} and wakes them. */
+    private final Object wakeup = new Object();
+    private long wakeups; // guarded by wakeup
+
+    private final Object state = new Object();
+    private volatile boolean closed; // written under state
+    private volatile boolean poolClosed; // written under the write lock of inFlight
+    private boolean suspended; // guarded by state
+
+    private RedisBackend(RedisSettings settings, BackendEvents events, JedisPooled redis) {
+        this.settings = settings;
+        this.events = events;
+        this.redis = redis;
+        this.leaseMillis = settings.leaseTime().toMillis();
+        this.leaseNanos = settings.leaseTime().toNanos();
+        this.leaseArg = Long.toString(leaseMillis);
+        this.waitingWriterArg = Long.toString(leaseMillis + 2 * settings.retryMax().toMillis());
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "lockspi-redis-watchdog-" + settings.address());
+            t.setDaemon(true);
+            return t;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        this.watchdog = executor;
+        long interval = settings.renewInterval().toNanos();
+        watchdog.scheduleWithFixedDelay(this::renewAll, interval, interval, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Connects and checks the connection with a PING.
+     *
+     * @param settings the parsed options
+     * @param events   where to report connection and lease events
+     * @return the open backend
+     * @throws LockConnectionException if the server does not answer within the connect timeout
+     */
+    public static RedisBackend open(RedisSettings settings, BackendEvents events) {
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(millis(settings.connectTimeout()))
+                .socketTimeoutMillis(millis(settings.socketTimeout()))
+                .database(settings.database())
+                .ssl(settings.ssl())
+                .clientName("lockspi")
+                .clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
+        if (settings.user() != null) {
+            config.user(settings.user());
+        }
+        if (settings.password() != null) {
+            config.password(settings.password());
+        }
+        ConnectionPoolConfig pool = new ConnectionPoolConfig();
+        pool.setMaxTotal(settings.poolSize());
+        pool.setMaxIdle(settings.poolSize());
+        pool.setMinIdle(0);
+        pool.setBlockWhenExhausted(true);
+        pool.setMaxWait(settings.connectTimeout());
+        pool.setJmxEnabled(false);
+        pool.setTestWhileIdle(false);
+        JedisPooled redis = new JedisPooled(new HostAndPort(settings.host(), settings.port()), config.build(), pool);
+        try {
+            redis.ping();
+        } catch (JedisException | IllegalStateException e) {
+            LockConnectionException failure = new LockConnectionException("cannot reach " + settings
+                    + " within connectTimeout " + settings.connectTimeout() + ": " + e.getMessage(), e);
+            try {
+                redis.close();
+            } catch (RuntimeException closing) {
+                failure.addSuppressed(closing);
+            }
+            throw failure;
+        }
+        return new RedisBackend(settings, events, redis);
+    }
+
+    private static int millis(Duration d) {
+        return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
+    }
+
+    // ---- acquire --------------------------------------------------------------------------------------------
+
+    /** What one acquisition sends: the script, its keys and arguments, and where the owner token lives. */
+    private final class Attempt {
+        final AcquireRequest request;
+        final RedisKeys keys;
+        final String script;
+        final List<String> scriptKeys;
+        final String leaseKey;
+        final boolean shared;
+        final String ownerToken;
+        /** Whether an attempt may have registered this as a waiting writer, to be removed when giving up. */
+        volatile boolean registered;
+
+        Attempt(AcquireRequest request) {
+            this.request = request;
+            this.keys = new RedisKeys(settings.keyPrefix(), request.name());
+            this.ownerToken = clientId + ":" + sequence.incrementAndGet();
+            this.shared = request.kind() == LockKind.READ || request.kind() == LockKind.SEMAPHORE;
+            this.script = shared ? Scripts.ACQUIRE_SHARED : Scripts.ACQUIRE_EXCLUSIVE;
+            this.leaseKey = request.kind() == LockKind.READ ? keys.readers
+                    : request.kind() == LockKind.SEMAPHORE ? keys.permits : keys.lock;
+            this.scriptKeys = List.of(keys.lock, keys.fence,
+                    request.kind() == LockKind.SEMAPHORE ? keys.permits : keys.readers, keys.waitingWriters);
+        }
+
+        /** @param mayWait whether the caller will wait if this attempt fails (a writer then says it waits) */
+        List<String> args(boolean mayWait) {
+            switch (request.kind()) {
+                case MUTEX:
+                case NON_REENTRANT_MUTEX:
+                    return List.of(ownerToken, leaseArg, "0", "0");
+                case WRITE:
+                    registered = registered || mayWait;
+                    return List.of(ownerToken, leaseArg, "1", mayWait ? waitingWriterArg : "0");
+                case READ: {
+                    String downgrade = "";
+                    BackendLease heldWrite = request.heldWrite();
+                    if (heldWrite != null) {
+                        if (!(heldWrite instanceof RedisLease)) {
+                            throw new IllegalArgumentException("heldWrite is not a lease of this provider: "
+                                    + heldWrite);
+                        }
+                        downgrade = ((RedisLease) heldWrite).ownerToken;
+                    }
+                    return List.of(ownerToken, leaseArg, "0", "1", downgrade);
+                }
+                case SEMAPHORE:
+                    return List.of(ownerToken, leaseArg, Integer.toString(request.permits()), "0", "");
+                default:
+                    throw new IllegalArgumentException("unknown lock kind: " + request.kind());
+            }
+        }
+
+        /** Removes whatever this attempt may have left on the server. */
+        void abandon() {
+            redis.eval(Scripts.ABANDON, List.of(keys.lock, leaseKey.equals(keys.lock) ? keys.readers : leaseKey,
+                    keys.waitingWriters), List.of(ownerToken));
+        }
+    }
+
+    @Override
+    public BackendLease acquire(AcquireRequest request, Deadline deadline) throws InterruptedException {
+        checkOpen();
+        Attempt attempt = new Attempt(request);
+        waiting.add(attempt);
+        long delay = settings.retryInitial().toNanos();
+        long maxDelay = settings.retryMax().toNanos();
+        try {
+            while (true) {
+                long seen;
+                synchronized (wakeup) {
+                    seen = wakeups;
+                }
+                RedisLease lease = tryOnce(attempt, !deadline.hasExpired());
+                if (lease != null) {
+                    return lease;
+                }
+                if (deadline.hasExpired()) {
+                    giveUp(attempt);
+                    return null;
+                }
+                // Equal jitter: half the delay fixed, half random, so waiters spread out.
+                long sleep = delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
+                pause(seen, Math.min(sleep, deadline.remainingNanos()));
+                checkOpen();
+                delay = Math.min(delay * 2, maxDelay);
+            }
+        } catch (InterruptedException | RuntimeException e) {
+            try {
+                giveUp(attempt);
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        } finally {
+            waiting.remove(attempt);
+        }
+    }
+
+    /** Removes a waiting writer's registration, if it made one. */
+    private void giveUp(Attempt attempt) {
+        if (!attempt.registered) {
+            return;
+        }
+        inFlight.readLock().lock();
+        try {
+            if (poolClosed) {
+                return; // close() removed it (it removes the marks of every acquisition under way)
+            }
+            attempt.registered = false;
+            attempt.abandon();
+        } catch (JedisException e) {
+            throw failure("giving up " + attempt.request + " (its waiting-writer mark expires within "
+                    + waitingWriterArg + " ms)", e);
+        } finally {
+            inFlight.readLock().unlock();
+        }
+    }
+
+    /** One server round trip: the lease, or null if someone else holds it. */
+    private RedisLease tryOnce(Attempt attempt, boolean mayWait) throws InterruptedException {
+        inFlight.readLock().lock();
+        try {
+            checkOpen();
+            long sentAt = System.nanoTime();
+            Object result;
+            try {
+                result = redis.eval(attempt.script, attempt.scriptKeys, attempt.args(mayWait));
+            } catch (JedisException e) {
+                rethrowInterrupt(e);
+                // The outcome is unknown: the script may have run. Delete by owner token so nothing stays behind.
+                RuntimeException failure = failure("acquiring " + attempt.request, e);
+                try {
+                    attempt.abandon();
+                    attempt.registered = false;
+                } catch (RuntimeException cleanup) {
+                    failure.addSuppressed(cleanup);
+                }
+                throw failure;
+            }
+            if (result == null) {
+                return null;
+            }
+            attempt.registered = false; // the script removed the waiting-writer mark with the acquisition
+            RedisLease lease = new RedisLease(this, attempt.request.kind(), attempt.request.name(), attempt.leaseKey,
+                    attempt.shared, attempt.ownerToken, (Long) result, sentAt);
+            live.add(lease);
+            boolean wasSuspended;
+            synchronized (state) {
+                wasSuspended = suspended;
+            }
+            if (wasSuspended) {
+                // The server answers again. A lease whose last renewal was sent less than leaseTime ago still has
+                // its key (absent data loss, which the next renewal finds): the others are lost, these held.
+                loseOverdue();
+                restore();
+                try {
+                    watchdog.execute(this::renewAll);
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    // closed meanwhile: close frees this lease
+                }
+            }
+            return lease;
+        } finally {
+            inFlight.readLock().unlock();
+        }
+    }
+
+    private void pause(long seen, long nanos) throws InterruptedException {
+        if (nanos <= 0) {
+            return;
+        }
+        synchronized (wakeup) {
+            if (seen != wakeups || closed) {
+                return;
+            }
+            TimeUnit.NANOSECONDS.timedWait(wakeup, nanos);
+        }
+    }
+
+    private void wakeWaiters() {
+        synchronized (wakeup) {
+            wakeups++;
+            wakeup.notifyAll();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("lock backend is closed: " + settings);
+        }
+    }
+
+    private static void rethrowInterrupt(Throwable e) throws InterruptedException {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof InterruptedException) {
+                InterruptedException interrupted = new InterruptedException("interrupted while waiting for a "
+                        + "Redis connection from the pool");
+                interrupted.initCause(e);
+                throw interrupted;
+            }
+        }
+    }
+
+    /** Translates a client failure; a connection failure also suspends the leases. */
+    private RuntimeException failure(String what, JedisException e) {
+        if (e instanceof JedisDataException && !isTransient(e)) {
+            return new LockException(what + " on " + settings + " was refused by the server: " + e.getMessage(), e);
+        }
+        suspend();
+        return new LockConnectionException(what + " on " + settings + " failed: " + e.getMessage(), e);
+    }
+
+    /** Server replies that mean "not now" rather than "never". */
+    private static boolean isTransient(JedisException e) {
+        String m = String.valueOf(e.getMessage());
+        return m.startsWith("LOADING") || m.startsWith("BUSY") || m.startsWith("TRYAGAIN")
+                || m.startsWith("MASTERDOWN") || m.startsWith("READONLY") || m.startsWith("CLUSTERDOWN");
+    }
+
+    // ---- release ------------------------------------------------------------------------------------------
+
+    void release(RedisLease lease) {
+        if (!lease.markReleased()) {
+            return;
+        }
+        live.remove(lease);
+        wakeWaiters();
+        inFlight.readLock().lock();
+        try {
+            if (closed) {
+                return; // close released it, or is releasing it
+            }
+            try {
+                redis.eval(lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE, List.of(lease.key),
+                        List.of(lease.ownerToken));
+            } catch (JedisException e) {
+                if (lease.isLost()) {
+                    return; // nothing of ours to free; a lost lease's release never throws
+                }
+                throw failure("releasing " + lease + " (the server frees it within leaseTime "
+                        + settings.leaseTime() + ")", e);
+            }
+        } finally {
+            inFlight.readLock().unlock();
+        }
+    }
+
+    // ---- renewal ------------------------------------------------------------------------------------------
+
+    /** The watchdog's pass: extend every live lease that is still ours; report what changed. */
+    private void renewAll() {
+        if (closed) {
+            return;
+        }
+        List<RedisLease> leases = new ArrayList<>(live);
+        boolean failed = false;
+        try {
+            if (leases.isEmpty()) {
+                synchronized (state) {
+                    if (!suspended) {
+                        return;
+                    }
+                }
+                redis.ping();
+            }
+            for (RedisLease lease : leases) {
+                if (closed) {
+                    return;
+                }
+                if (lease.isReleased() || lease.isLost()) {
+                    continue;
+                }
+                long sentAt = System.nanoTime();
+                Object result = redis.eval(lease.shared ? Scripts.RENEW_SHARED : Scripts.RENEW_EXCLUSIVE,
+                        List.of(lease.key), List.of(lease.ownerToken, leaseArg));
+                if (Long.valueOf(1L).equals(result)) {
+                    lease.confirmed(sentAt);
+                } else {
+                    lost(lease, "its key is gone or has another owner");
+                }
+            }
+        } catch (JedisException | IllegalStateException e) {
+            if (closed) {
+                return;
+            }
+            failed = true;
+            LOG.log(System.Logger.Level.DEBUG, () -> "lease renewal on " + settings + " failed", e);
+        } catch (RuntimeException e) {
+            failed = true;
+            LOG.log(System.Logger.Level.WARNING, "lease renewal on " + settings + " failed unexpectedly", e);
+        }
+        if (failed) {
+            suspend();
+            loseOverdue();
+        } else {
+            restore();
+        }
+    }
+
+    /** Marks lost every lease whose last confirmed renewal was sent leaseTime ago or earlier. */
+    private void loseOverdue() {
+        long now = System.nanoTime();
+        for (RedisLease lease : live) {
+            if (now - lease.confirmedAt() >= leaseNanos) {
+                lost(lease, "not renewed for leaseTime " + settings.leaseTime());
+            }
+        }
+    }
+
+    private void lost(RedisLease lease, String why) {
+        if (lease.markLost()) {
+            live.remove(lease);
+            LOG.log(System.Logger.Level.DEBUG, () -> "lease lost: " + lease + ": " + why);
+            events.leaseLost(lease);
+        }
+    }
+
+    private void suspend() {
+        synchronized (state) {
+            if (!closed && !suspended) {
+                suspended = true;
+                events.connectionSuspended();
+            }
+        }
+    }
+
+    private void restore() {
+        synchronized (state) {
+            if (!closed && suspended) {
+                suspended = false;
+                events.connectionRestored();
+            }
+        }
+    }
+
+    // ---- close --------------------------------------------------------------------------------------------
+
+    @Override
+    public void close() {
+        synchronized (state) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        wakeWaiters();
+        watchdog.shutdownNow();
+        try {
+            if (!watchdog.awaitTermination(settings.socketTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS)) {
+                LOG.log(System.Logger.Level.WARNING, "the lease watchdog of " + settings + " did not stop");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        inFlight.writeLock().lock();
+        try {
+            LockConnectionException failure = null;
+            for (RedisLease lease : live) {
+                if (!lease.markReleased()) {
+                    continue;
+                }
+                try {
+                    redis.eval(lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE,
+                            List.of(lease.key), List.of(lease.ownerToken));
+                } catch (JedisException e) {
+                    if (failure == null) {
+                        failure = new LockConnectionException("closing " + settings + ": some leases could not be "
+                                + "deleted and expire within leaseTime " + settings.leaseTime());
+                    }
+                    failure.addSuppressed(e);
+                }
+            }
+            live.clear();
+            for (Attempt attempt : waiting) {
+                if (attempt.registered) {
+                    attempt.registered = false;
+                    try {
+                        attempt.abandon();
+                    } catch (JedisException e) {
+                        if (failure == null) {
+                            failure = new LockConnectionException("closing " + settings + ": some waiting-writer "
+                                    + "marks could not be deleted and expire on their own");
+                        }
+                        failure.addSuppressed(e);
+                    }
+                }
+            }
+            poolClosed = true;
+            try {
+                redis.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = new LockConnectionException("closing " + settings + " failed");
+                }
+                failure.addSuppressed(e);
+            }
+            if (failure != null) {
+                // Not thrown: the service is closed either way and the server frees the keys by their expiry.
+                LOG.log(System.Logger.Level.WARNING, failure.getMessage(), failure);
+            }
+        } finally {
+            inFlight.writeLock().unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RedisBackend[" + settings + (closed ? ", closed" : "") + "]";
+    }
+}

@@ -1,0 +1,32 @@
+package org.lockspi.redis.internal;
+
+/**
+ * The key layout. A lock name maps to a hash-tagged base key {@code <prefix>{<name>}}, so that every key of one
+ * lock falls in one Redis Cluster slot and a Lua script may touch them together:
+ * <ul>
+ *   <li>{@code <prefix>{<name>}}: a string holding the exclusive holder's owner token, with the lease as its
+ *       expiry (mutex, non-reentrant mutex, write half of a read-write lock);</li>
+ *   <li>{@code <prefix>{<name>}:read}: a sorted set of reader owner tokens scored by their expiry (server time,
+ *       ms), with a key expiry at least as late as the latest member;</li>
+ *   <li>{@code <prefix>{<name>}:sem}: the same for the permits of a semaphore;</li>
+ *   <li>{@code <prefix>{<name>}:wwait}: a sorted set of the owner tokens of waiting writers, scored by expiry,
+ *       refreshed by every attempt of the waiting writer; new readers wait while it is not empty;</li>
+ *   <li>{@code <prefix>{<name>}:fence}: the fencing counter, never expiring.</li>
+ * </ul>
+ * Names cannot contain {@code ':'}, '{' or '}', so no two names share a key.
+ */
+final class RedisKeys {
+    final String lock;
+    final String readers;
+    final String permits;
+    final String fence;
+    final String waitingWriters;
+
+    RedisKeys(String prefix, String name) {
+        this.lock = prefix + "{" + name + "}";
+        this.readers = lock + ":read";
+        this.permits = lock + ":sem";
+        this.fence = lock + ":fence";
+        this.waitingWriters = lock + ":wwait";
+    }
+}

@@ -1,0 +1,123 @@
+package org.lockspi.redis.internal;
+
+/**
+ * The Lua scripts. Each runs atomically on the server, so check-and-act never races with another client.
+ *
+ * <p>The fencing counter is {@code INCR}ed in the same script that acquires, and raised to the server clock in
+ * microseconds when it is behind it ({@code token = max(counter + 1, TIME in us)}): a counter lost with a
+ * non-persistent restart starts again above every earlier token as long as the server clock did not step back.
+ * Numbers cross the Lua boundary as strings formatted with {@code %d}, since Lua 5.1's default number format
+ * loses digits above 10^14.
+ */
+final class Scripts {
+    private Scripts() {
+    }
+
+    /** Shared prologue: effects replication (needed before Redis 5 for writes after TIME) and helpers. */
+    private static final String PROLOGUE = ""
+            + "if redis.replicate_commands then redis.replicate_commands() end\n"
+            + "local function nowms()\n"
+            + "  local t = redis.call('TIME')\n"
+            + "  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+            + "end\n"
+            + "local function fence(key)\n"
+            + "  local n = redis.call('INCR', key)\n"
+            + "  local t = redis.call('TIME')\n"
+            + "  local floor = tonumber(t[1]) * 1000000 + tonumber(t[2])\n"
+            + "  if n < floor then\n"
+            + "    n = floor\n"
+            + "    redis.call('SET', key, string.format('%d', n))\n"
+            + "  end\n"
+            + "  return n\n"
+            + "end\n"
+            + "local function keepset(key, leasems)\n"
+            + "  if redis.call('PTTL', key) < leasems then redis.call('PEXPIRE', key, leasems) end\n"
+            + "end\n";
+
+    /**
+     * Exclusive acquire. KEYS: lock, fence, readers, waiting writers. ARGV: token, lease ms, '1' for a write lock
+     * (no live reader may hold it; a failed attempt registers the token as a waiting writer for the given ms),
+     * ms to register a waiting writer for ('0': do not). Returns the fencing token, or nil if held by someone else.
+     */
+    static final String ACQUIRE_EXCLUSIVE = PROLOGUE
+            + "local now = 0\n"
+            + "local function busy()\n"
+            + "  local wait = tonumber(ARGV[4])\n"
+            + "  if wait > 0 then\n"
+            + "    redis.call('ZADD', KEYS[4], string.format('%d', now + wait), ARGV[1])\n"
+            + "    keepset(KEYS[4], wait)\n"
+            + "  end\n"
+            + "  return false\n"
+            + "end\n"
+            + "if ARGV[3] == '1' then\n"
+            + "  now = nowms()\n"
+            + "  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', string.format('%d', now))\n"
+            + "  if redis.call('ZCARD', KEYS[3]) > 0 then return busy() end\n"
+            + "end\n"
+            + "if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return busy() end\n"
+            + "if ARGV[3] == '1' then redis.call('ZREM', KEYS[4], ARGV[1]) end\n"
+            + "return fence(KEYS[2])\n";
+
+    /**
+     * Shared acquire (a reader or a semaphore permit). KEYS: lock, fence, sorted set, waiting writers. ARGV: token,
+     * lease ms, limit (0: none), '1' for a reader (no writer may hold the lock and no writer may be waiting), the
+     * owner token of a write lease being downgraded (or ''), which lets the reader in at once. Returns the
+     * fencing token, or nil if it must wait.
+     */
+    static final String ACQUIRE_SHARED = PROLOGUE
+            + "local now = nowms()\n"
+            + "local lease = tonumber(ARGV[2])\n"
+            + "redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', string.format('%d', now))\n"
+            + "if ARGV[4] == '1' then\n"
+            + "  local writer = redis.call('GET', KEYS[1])\n"
+            + "  if ARGV[5] == '' or writer ~= ARGV[5] then\n"
+            + "    if writer then return false end\n"
+            + "    redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', string.format('%d', now))\n"
+            + "    if redis.call('ZCARD', KEYS[4]) > 0 then return false end\n"
+            + "  end\n"
+            + "end\n"
+            + "local limit = tonumber(ARGV[3])\n"
+            + "if limit > 0 and redis.call('ZCARD', KEYS[3]) >= limit then return false end\n"
+            + "redis.call('ZADD', KEYS[3], string.format('%d', now + lease), ARGV[1])\n"
+            + "keepset(KEYS[3], lease)\n"
+            + "return fence(KEYS[2])\n";
+
+    /** Exclusive renew. KEYS: lock. ARGV: token, lease ms. Returns 1 if still ours (and extended), else 0. */
+    static final String RENEW_EXCLUSIVE = ""
+            + "if redis.call('GET', KEYS[1]) == ARGV[1] then\n"
+            + "  redis.call('PEXPIRE', KEYS[1], ARGV[2])\n"
+            + "  return 1\n"
+            + "end\n"
+            + "return 0\n";
+
+    /** Shared renew. KEYS: sorted set. ARGV: token, lease ms. Returns 1 if still ours (and extended), else 0. */
+    static final String RENEW_SHARED = PROLOGUE
+            + "local now = nowms()\n"
+            + "local lease = tonumber(ARGV[2])\n"
+            + "local score = redis.call('ZSCORE', KEYS[1], ARGV[1])\n"
+            + "if not score or tonumber(score) <= now then return 0 end\n"
+            + "redis.call('ZADD', KEYS[1], 'XX', string.format('%d', now + lease), ARGV[1])\n"
+            + "keepset(KEYS[1], lease)\n"
+            + "return 1\n";
+
+    /** Exclusive release: compare-and-delete. KEYS: lock. ARGV: token. Returns 1 if it was ours, else 0. */
+    static final String RELEASE_EXCLUSIVE = ""
+            + "if redis.call('GET', KEYS[1]) == ARGV[1] then\n"
+            + "  redis.call('DEL', KEYS[1])\n"
+            + "  return 1\n"
+            + "end\n"
+            + "return 0\n";
+
+    /**
+     * Giving up an acquisition: removes whatever the token may have left, whether the last attempt's outcome is
+     * known or not. KEYS: lock, sorted set, waiting writers. ARGV: token.
+     */
+    static final String ABANDON = ""
+            + "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end\n"
+            + "redis.call('ZREM', KEYS[2], ARGV[1])\n"
+            + "redis.call('ZREM', KEYS[3], ARGV[1])\n"
+            + "return 1\n";
+
+    /** Shared release. KEYS: sorted set. ARGV: token. Returns 1 if it was there, else 0. */
+    static final String RELEASE_SHARED = "return redis.call('ZREM', KEYS[1], ARGV[1])\n";
+}

@@ -1,0 +1,308 @@
+package org.lockspi.tck.redis;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.lockspi.tck.TckBackend;
+import org.lockspi.tck.internal.Ports;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.embedded.RedisServer;
+import redis.embedded.core.ExecutableProvider;
+
+/**
+ * A real {@code redis-server} on a free port of 127.0.0.1, started as a child process: by default the Redis 6.2
+ * binary that {@code com.github.codemonstur:embedded-redis} ships inside its jar; with the system property
+ * {@value #EXECUTABLE_PROPERTY} set to a path, that executable, or to {@code PATH}, the {@code redis-server} found
+ * on the {@code PATH}.
+ *
+ * <p>The server persists every write before it answers ({@code appendonly yes}, {@code appendfsync always}) in a
+ * data directory of its own, so {@link #restart()} (stop, then start on the same port and directory) keeps every
+ * key, the fencing counters included. {@link #close()} stops it and deletes the directory.
+ *
+ * <p><b>Key layout</b> (that of the {@code redis-baseline} provider with its default {@code keyPrefix}
+ * {@value #KEY_PREFIX}): a lock named {@code N} owns {@code lockspi:{N}} (the exclusive holder's owner token),
+ * {@code lockspi:{N}:read} (readers), {@code lockspi:{N}:sem} (semaphore permits) and {@code lockspi:{N}:fence}
+ * (the fencing counter). {@link #residue(String)} lists every key matching {@code lockspi:{N}*} except the fencing
+ * counter (names have no {@code '}'}, so the pattern matches no other lock's keys); {@link #forceLoss(String)}
+ * deletes the holder keys, as a lease expiry would.
+ *
+ * <p>Capabilities: INSPECT, FORCE_LOSS, RESTART.
+ */
+public final class EmbeddedRedisBackend implements TckBackend {
+
+    /** The system property naming another {@code redis-server} executable, or {@code PATH}: {@value}. */
+    public static final String EXECUTABLE_PROPERTY = "lockspi.tck.redis.executable";
+
+    /** The key prefix the provider uses by default, and this backend's key layout assumes: {@value}. */
+    public static final String KEY_PREFIX = "lockspi:";
+
+    private static final String HOST = "127.0.0.1";
+
+    private final int port;
+    private final Path dataDir;
+    private final RedisServer server;
+    private final String binary;
+    private final String version;
+    private boolean closed; // guarded by this
+
+    private EmbeddedRedisBackend(int port, Path dataDir, RedisServer server, String binary) {
+        this.port = port;
+        this.dataDir = dataDir;
+        this.server = server;
+        this.binary = binary;
+        this.version = info("redis_version");
+    }
+
+    /**
+     * Starts a server with the executable chosen by {@value #EXECUTABLE_PROPERTY}, or the one in the
+     * embedded-redis jar.
+     *
+     * @return the started backend; close it when done
+     * @throws UncheckedIOException if the server cannot be started
+     */
+    public static EmbeddedRedisBackend start() {
+        String chosen = System.getProperty(EXECUTABLE_PROPERTY);
+        try {
+            if (chosen == null || chosen.isBlank()) {
+                return start(ExecutableProvider.newJarResourceProvider(), "embedded-redis jar");
+            }
+            if (chosen.strip().equals("PATH")) {
+                return start(ExecutableProvider.newExecutableInPath("redis-server"), "redis-server on the PATH");
+            }
+            File file = new File(chosen.strip());
+            if (!file.canExecute()) {
+                throw new IllegalArgumentException(EXECUTABLE_PROPERTY + " names no executable file: " + file);
+            }
+            return start(() -> file, file.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot find the redis-server executable (" + EXECUTABLE_PROPERTY + "="
+                    + chosen + ")", e);
+        }
+    }
+
+    private static EmbeddedRedisBackend start(ExecutableProvider executable, String binary) {
+        Path dataDir;
+        try {
+            dataDir = Files.createTempDirectory("lockspi-redis-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a data directory for Redis", e);
+        }
+        IOException last = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            int port = Ports.freeLoopbackPort();
+            try {
+                RedisServer server = RedisServer.newRedisServer()
+                        .executableProvider(executable)
+                        .bind(HOST)
+                        .port(port)
+                        .setting("dir " + dataDir.toAbsolutePath())
+                        .setting("appendonly yes")
+                        .setting("appendfsync always")
+                        .setting("save \"\"")
+                        .setting("protected-mode no")
+                        .onShutdownForceStop(false)
+                        .soutListener(line -> { })
+                        .serrListener(line -> { })
+                        .build();
+                server.start();
+                return new EmbeddedRedisBackend(port, dataDir, server, binary);
+            } catch (IOException e) {
+                last = e; // most likely the port was taken meanwhile: try another
+            }
+        }
+        deleteTree(dataDir);
+        throw new UncheckedIOException("cannot start redis-server from " + binary, last);
+    }
+
+    private Jedis connect() {
+        return new Jedis(new HostAndPort(HOST, port), DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(5000).socketTimeoutMillis(5000)
+                .clientSetInfoConfig(redis.clients.jedis.ClientSetInfoConfig.DISABLED).build());
+    }
+
+    private String info(String field) {
+        try (Jedis jedis = connect()) {
+            for (String line : jedis.info("server").split("\r?\n")) {
+                if (line.startsWith(field + ":")) {
+                    return line.substring(field.length() + 1).strip();
+                }
+            }
+        } catch (JedisException e) {
+            return "?";
+        }
+        return "?";
+    }
+
+    /** @return the port the server listens on */
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public String description() {
+        return "Redis " + version + " (" + binary + ") at " + HOST + ":" + port;
+    }
+
+    @Override
+    public String scheme() {
+        return "redis";
+    }
+
+    @Override
+    public String uri() {
+        return "redis://" + HOST + ":" + port;
+    }
+
+    @Override
+    public String unreachableUri() {
+        return "redis://" + HOST + ":" + Ports.freeLoopbackPort();
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART);
+    }
+
+    /**
+     * @param lockName a lock name
+     * @return the base key of the lock, {@code lockspi:{name}}
+     */
+    public static String baseKey(String lockName) {
+        return KEY_PREFIX + "{" + Objects.requireNonNull(lockName, "lockName") + "}";
+    }
+
+    @Override
+    public List<String> residue(String lockName) {
+        String base = baseKey(lockName);
+        List<String> keys = new ArrayList<>();
+        try (Jedis jedis = connect()) {
+            for (String key : jedis.keys(globEscape(base) + "*")) {
+                if (!key.equals(base + ":fence")) {
+                    keys.add(key);
+                }
+            }
+        }
+        Collections.sort(keys);
+        return keys;
+    }
+
+    /** Deletes the lock's holder keys (not its fencing counter): every holder's next renewal finds them gone. */
+    @Override
+    public void forceLoss(String lockName) {
+        String base = baseKey(lockName);
+        try (Jedis jedis = connect()) {
+            jedis.del(base, base + ":read", base + ":sem");
+        }
+    }
+
+    @Override
+    public synchronized void restart() {
+        if (closed) {
+            throw new IllegalStateException("backend is closed: " + description());
+        }
+        try {
+            server.stop();
+            server.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot restart " + description(), e);
+        }
+    }
+
+    /**
+     * Stops the server, keeping its data, until {@link #startServer()}: clients see a connection failure.
+     *
+     * @throws UncheckedIOException if it cannot be stopped
+     */
+    public synchronized void stopServer() {
+        try {
+            server.stop();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot stop " + description(), e);
+        }
+    }
+
+    /**
+     * Starts a server stopped by {@link #stopServer()} again on the same port with the same data.
+     *
+     * @throws UncheckedIOException if it cannot be started
+     */
+    public synchronized void startServer() {
+        if (closed) {
+            throw new IllegalStateException("backend is closed: " + description());
+        }
+        try {
+            server.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + description(), e);
+        }
+    }
+
+    /**
+     * Runs one Redis command on a connection of its own, for tests that look behind a provider's back.
+     *
+     * @param command the command and its arguments, e.g. {@code "GET", "lockspi:{orders}"}
+     * @return the reply as Jedis decodes it (byte arrays for bulk strings)
+     */
+    public Object command(String... command) {
+        try (Jedis jedis = connect()) {
+            return jedis.sendCommand(() -> redis.clients.jedis.util.SafeEncoder.encode(command[0]),
+                    java.util.Arrays.copyOfRange(command, 1, command.length));
+        }
+    }
+
+    @Override
+    public int watchCount(String lockName) {
+        throw new UnsupportedOperationException("Redis has no watches; capability WATCH_COUNT: " + description());
+    }
+
+    @Override
+    public void removeEmptyParents(String lockName) {
+        throw new UnsupportedOperationException("Redis has no parent nodes; capability PARENT_REMOVAL: "
+                + description());
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            server.stop();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot stop " + description(), e);
+        } finally {
+            deleteTree(dataDir);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return description();
+    }
+
+    private static String globEscape(String text) {
+        return text.replaceAll("([*?\\[\\]\\\\])", "\\\\$1");
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // best effort: a temporary directory
+        }
+    }
+}
