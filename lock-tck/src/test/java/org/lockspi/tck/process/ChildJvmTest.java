@@ -1,0 +1,78 @@
+package org.lockspi.tck.process;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.lockspi.tck.internal.TempDir;
+
+@Timeout(60)
+class ChildJvmTest {
+
+    @Test
+    void talksInLinesAndEndsByItself() {
+        try (ChildJvm child = ChildJvm.start(EchoMain.class, "a", "b")) {
+            assertEquals("UP a b", child.awaitLine(Duration.ofSeconds(30), "UP"), "skips lines of no interest");
+            child.send("hello");
+            assertEquals("ECHO hello", child.awaitLine(Duration.ofSeconds(10), "ECHO"));
+            child.send("exit");
+            assertEquals(7, child.awaitExit(Duration.ofSeconds(10)));
+            AssertionError ended = assertThrows(AssertionError.class,
+                    () -> child.awaitLine(Duration.ofSeconds(10), "NEVER"));
+            assertTrue(ended.getMessage().contains("ended (exit 7)"), ended.getMessage());
+            assertTrue(ended.getMessage().contains("something on stderr"), "quotes standard error");
+        }
+    }
+
+    @Test
+    void killEndsItAtOnceAndCloseIsIdempotent() {
+        ChildJvm child = ChildJvm.start(EchoMain.class);
+        child.awaitLine(Duration.ofSeconds(30), "UP");
+        AssertionError timeout = assertThrows(AssertionError.class,
+                () -> child.awaitLine(Duration.ofMillis(200), "NEVER"));
+        assertTrue(timeout.getMessage().contains("within PT0.2S"), timeout.getMessage());
+        child.kill();
+        assertFalse(child.isAlive());
+        child.close();
+        child.close();
+    }
+
+    @Test
+    void groupClosesEveryChild() {
+        ChildJvm first;
+        ChildJvm second;
+        try (ChildJvm.Group group = new ChildJvm.Group()) {
+            first = group.start(EchoMain.class);
+            second = group.start(EchoMain.class);
+            first.awaitLine(Duration.ofSeconds(30), "UP");
+            second.awaitLine(Duration.ofSeconds(30), "UP");
+        }
+        assertFalse(first.isAlive());
+        assertFalse(second.isAlive());
+    }
+
+    @Test
+    void holderMainRefusesBadArguments() {
+        try (ChildJvm child = ChildJvm.start(HolderMain.class, "hold", "zookeeper://127.0.0.1:1/x")) {
+            assertEquals(HolderMain.EXIT_USAGE, child.awaitExit(Duration.ofSeconds(30)));
+            assertTrue(child.stderrTail().contains("usage:"), child.stderrTail());
+        }
+    }
+
+    @Test
+    void guardedIncrementCountsAndDetectsASecondHolder() throws Exception {
+        try (TempDir dir = TempDir.create()) {
+            assertTrue(HolderMain.guardedIncrement(dir.path()));
+            assertTrue(HolderMain.guardedIncrement(dir.path()));
+            assertEquals(2, HolderMain.count(dir.path()));
+            Files.createFile(dir.path().resolve(HolderMain.MARKER)); // someone else is inside
+            assertFalse(HolderMain.guardedIncrement(dir.path()));
+            assertEquals(2, HolderMain.count(dir.path()));
+        }
+    }
+}
