@@ -200,18 +200,31 @@ public final class Bench {
     }
 
     private void cycleBlock(Variant v, Variant.Locker locker, int cycles, Results.Cycle into) throws Exception {
+        boolean redisBackend = v.backend() == Variant.Backend.REDIS;
+        Map<String, Long> commandsBefore = into != null && redisBackend ? redis.commandsByName() : Map.of();
         long before = into == null ? 0 : requests(v.backend());
         Samples block = new Samples();
-        for (int i = 0; i < cycles; i++) {
+        long cap = System.nanoTime() + settings.blockCap().toNanos();
+        int done = 0;
+        while (done < cycles && (done == 0 || System.nanoTime() < cap)) {
             long t0 = System.nanoTime();
             Variant.Held held = locker.lock();
             held.release();
             block.add(System.nanoTime() - t0);
+            done++;
         }
         if (into != null) {
             into.requests += requestsSince(v.backend(), before);
-            into.acquisitions += cycles;
+            into.acquisitions += done;
             into.cycle.addAll(block);
+            if (redisBackend) {
+                redis.commandsByName().forEach((name, calls) -> {
+                    long delta = calls - commandsBefore.getOrDefault(name, 0L);
+                    if (delta > 0 && !name.equals("info")) {
+                        into.commands.merge(name, delta, Long::sum);
+                    }
+                });
+            }
         }
     }
 

@@ -29,6 +29,15 @@ public final class Report {
         return error == null ? "" : "failed: " + error.replace("|", "/");
     }
 
+    private static String perCommand(Results.Cycle c) {
+        if (c.commands.isEmpty() || c.acquisitions == 0) {
+            return "";
+        }
+        return c.commands.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
+                .map(e -> e.getKey() + " " + num((double) e.getValue() / c.acquisitions, "%.2f"))
+                .collect(Collectors.joining(", "));
+    }
+
     private void line(String s) {
         md.append(s).append('\n');
     }
@@ -105,16 +114,21 @@ public final class Report {
 
         line("## Uncontended acquire + release");
         line("");
-        line("| variant | backend | role | cycles | p50 (us) | p99 (us) | vs floor (p50) | server requests / acquisition | |");
-        line("|---|---|---|---:|---:|---:|---:|---:|---|");
+        line("| variant | backend | role | cycles | p50 (us) | p99 (us) | vs floor (p50) | server requests / acquisition | Redis commands / acquisition | |");
+        line("|---|---|---|---:|---:|---:|---:|---:|---|---|");
         for (Results.Cycle c : r.uncontended) {
             Results.Cycle floor = Ratios.cycle(r, c.backend == Variant.Backend.ZOOKEEPER ? "ZooKeeper floor"
                     : "Redis floor");
             double vs = floor == null || c.cycle.size() == 0 ? Double.NaN : c.cycle.p50() / floor.cycle.p50();
             line("| " + c.variant + " | " + c.backend.name().toLowerCase(Locale.ROOT) + " | " + role(c.role) + " | "
                     + c.cycle.size() + " | " + us(c.cycle.p50()) + " | " + us(c.cycle.p99()) + " | "
-                    + num(vs, "%.2fx") + " | " + num(c.requestsPerAcquisition(), "%.2f") + " | " + failed(c.error) + " |");
+                    + num(vs, "%.2fx") + " | " + num(c.requestsPerAcquisition(), "%.2f") + " | " + perCommand(c) + " | "
+                    + failed(c.error) + " |");
         }
+        line("");
+        line("Redis's `INFO commandstats` also counts the commands a Lua script runs (`redis.call`), so the "
+                + "breakdown shows them by name: the floor's release is one round trip (`evalsha`) that runs `get` "
+                + "and `del` inside the server.");
         line("");
 
         line("## Contended: K clients on one lock");

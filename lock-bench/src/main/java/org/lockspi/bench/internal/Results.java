@@ -26,6 +26,8 @@ public final class Results {
         public final Variant.Backend backend;
         public final Variant.Role role;
         public final Samples cycle = new Samples();
+        /** Redis only: commands per name, those run inside Lua scripts included (INFO commandstats counts them). */
+        public final java.util.Map<String, Long> commands = new java.util.TreeMap<>();
         public long requests;
         public long acquisitions;
         public String error;

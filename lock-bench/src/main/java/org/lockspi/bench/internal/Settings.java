@@ -10,6 +10,8 @@ import java.time.Duration;
  * @param uncontendedRounds interleaved rounds of the uncontended cycle, after one warm-up round
  * @param zkCycles          cycles per block on ZooKeeper
  * @param redisCycles       cycles per block on Redis
+ * @param blockCap          the longest an uncontended block runs, whatever its count, so a slow variant or a
+ *                          loaded machine cannot stretch the run
  * @param warmup            whether a discarded warm-up round runs first in each scenario
  * @param clients           the K values of the contended scenario
  * @param contendedRounds   interleaved rounds per K
@@ -25,14 +27,14 @@ import java.time.Duration;
  * @param takeoverTimeout   the session timeout or lease time the killed holder runs with
  * @param zkTickTime        the ZooKeeper server's tick in ms
  */
-public record Settings(String mode, int uncontendedRounds, int zkCycles, int redisCycles, boolean warmup,
+public record Settings(String mode, int uncontendedRounds, int zkCycles, int redisCycles, Duration blockCap, boolean warmup,
                        int[] clients, int contendedRounds, Duration contendedBlock,
                        int[] waiters, int drainRounds, int drainSamples, Duration drainCap,
                        int threads, int threadRounds, Duration threadBlock,
                        int takeoverSamples, Duration takeoverTimeout, int zkTickTime) {
 
     public static Settings full() {
-        return new Settings("full", 8, 250, 2500, true,
+        return new Settings("full", 8, 250, 2500, Duration.ofMillis(1500), true,
                 new int[] {2, 8, 32}, 3, Duration.ofMillis(1000),
                 new int[] {1, 10, 100, 1000}, 2, 100, Duration.ofSeconds(60),
                 200, 2, Duration.ofMillis(2000),
@@ -40,7 +42,7 @@ public record Settings(String mode, int uncontendedRounds, int zkCycles, int red
     }
 
     public static Settings quick() {
-        return new Settings("quick", 4, 150, 1500, true,
+        return new Settings("quick", 4, 150, 1500, Duration.ofMillis(700), true,
                 new int[] {2, 8, 32}, 2, Duration.ofMillis(500),
                 new int[] {1, 10, 100, 1000}, 1, 40, Duration.ofSeconds(30),
                 200, 1, Duration.ofMillis(1000),
@@ -48,7 +50,7 @@ public record Settings(String mode, int uncontendedRounds, int zkCycles, int red
     }
 
     public static Settings smoke() {
-        return new Settings("smoke", 1, 10, 50, false,
+        return new Settings("smoke", 1, 10, 50, Duration.ofMillis(300), false,
                 new int[] {2}, 1, Duration.ofMillis(100),
                 new int[] {1, 10}, 1, 3, Duration.ofSeconds(20),
                 4, 1, Duration.ofMillis(100),
