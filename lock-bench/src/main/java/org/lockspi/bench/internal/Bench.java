@@ -10,6 +10,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,8 +60,16 @@ public final class Bench {
     }
 
     /** Starts the servers, runs every scenario, stops everything it started. */
+    private long started;
+
+    /** Logs the start of a phase with the time since the run began. */
+    private void phase(String text) {
+        log.printf("[bench] %6.1f s  %s%n", (System.nanoTime() - started) / 1e9, text);
+    }
+
     public Results run() throws Exception {
         long start = System.nanoTime();
+        started = start;
         results.settings = settings;
         results.date = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
         results.machine = Machine.describe();
@@ -72,8 +81,8 @@ public final class Bench {
             redis = RedisServerHandle.start();
             results.zooKeeperServer = zk.description();
             results.redisServer = redis.description();
-            log.println("[bench] " + results.zooKeeperServer);
-            log.println("[bench] " + results.redisServer);
+            phase("started " + results.zooKeeperServer);
+            phase("started " + results.redisServer);
             inspector = ZooKeeperFloor.connect(zk.connectString(), 30_000);
             ZooKeeperFloor.ensurePath(inspector, "/bench");
             buildVariants();
@@ -81,11 +90,10 @@ public final class Bench {
             for (int k : settings.clients()) {
                 contended(k);
             }
-            for (int n : settings.waiters()) {
-                drain(n);
-            }
+            drains();
             manyThreads();
             takeover();
+            phase("done");
         } finally {
             if (inspector != null) {
                 inspector.close();
@@ -113,12 +121,17 @@ public final class Bench {
         for (Map.Entry<String, Variant.Backend> p : PROVIDERS.entrySet()) {
             if (!installed.containsKey(p.getKey())) {
                 results.providersMissing.add(p.getKey());
-                log.println("[bench] provider not installed, not measured: " + p.getKey());
+                phase("provider not installed, not measured: " + p.getKey());
                 continue;
             }
             String base = p.getValue() == Variant.Backend.ZOOKEEPER ? "zookeeper://" + zk.connectString()
                     : redis.uri();
-            variants.add(new ProviderVariant(p.getKey(), p.getValue(), base));
+            ProviderVariant pv = new ProviderVariant(p.getKey(), p.getValue(), base);
+            variants.add(pv);
+            results.notes.add("Provider `" + p.getKey() + "` " + installed.get(p.getKey()).version() + " opened as `"
+                    + pv.uri(scope(pv)) + "` with its default parameters"
+                    + (p.getValue() == Variant.Backend.REDIS ? " (its waiters poll with back-off; see its "
+                    + "retryInitial/retryMax parameters)" : "") + ".");
         }
     }
 
@@ -157,7 +170,7 @@ public final class Bench {
     // ---------------------------------------------------------------- uncontended
 
     private void uncontended() {
-        log.println("[bench] uncontended acquire+release, " + settings.uncontendedRounds() + " interleaved rounds");
+        phase("uncontended acquire+release, " + settings.uncontendedRounds() + " interleaved rounds");
         Map<Variant, Results.Cycle> byVariant = new LinkedHashMap<>();
         Map<Variant, Variant.Client> clients = new LinkedHashMap<>();
         Map<Variant, Variant.Locker> lockers = new LinkedHashMap<>();
@@ -235,7 +248,7 @@ public final class Bench {
     }
 
     private void contended(int k) {
-        log.println("[bench] contended, K = " + k + " clients on one lock, " + settings.contendedRounds()
+        phase("contended, K = " + k + " clients on one lock, " + settings.contendedRounds()
                 + " interleaved rounds of " + settings.contendedBlock().toMillis() + " ms");
         List<Variant> list = contenders();
         Map<Variant, Results.Contended> byVariant = new LinkedHashMap<>();
@@ -265,7 +278,7 @@ public final class Bench {
                     try {
                         List<Variant.Locker> lockers = new ArrayList<>();
                         for (Variant.Client c : clients.get(v)) {
-                            lockers.add(c.locker("contended-" + k));
+                            lockers.add(c.locker("contended-" + k + "-r" + (round + 1)));
                         }
                         Duration block = round < 0 ? settings.contendedBlock().dividedBy(2) : settings.contendedBlock();
                         loopBlock(v, lockers, block, round < 0 ? null : r, "k" + k);
@@ -294,6 +307,7 @@ public final class Bench {
                            String tag) throws Exception {
         int n = lockers.size();
         AtomicBoolean stop = new AtomicBoolean();
+        AtomicBoolean interrupting = new AtomicBoolean();
         AtomicLong releaseStamp = new AtomicLong();
         AtomicInteger lastHolder = new AtomicInteger(-1);
         long[] counts = new long[n];
@@ -326,7 +340,9 @@ public final class Bench {
                         held.release();
                     }
                 } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
+                    if (!interrupting.get()) {
+                        failure.compareAndSet(null, e);
+                    }
                     stop.set(true);
                 }
             }, "bench-" + tag + "-" + i);
@@ -339,6 +355,18 @@ public final class Bench {
         Thread.sleep(duration.toMillis());
         stop.set(true);
         long t1 = System.nanoTime();
+        // threads still queued leave by acquiring once more; after a grace period the rest are interrupted
+        // (every measured lock gives up a waiting acquire on interrupt and removes its queue entry)
+        long graceEnd = System.nanoTime() + Math.min(TimeUnit.SECONDS.toNanos(2), duration.toNanos());
+        for (Thread t : threads) {
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(graceEnd - System.nanoTime())));
+        }
+        interrupting.set(true);
+        for (Thread t : threads) {
+            if (t.isAlive()) {
+                t.interrupt();
+            }
+        }
         long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         for (Thread t : threads) {
             t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(joinDeadline - System.nanoTime())));
@@ -364,58 +392,98 @@ public final class Bench {
 
     // ---------------------------------------------------------------- draining queue
 
-    private void drain(int n) {
+    /**
+     * Hand-off while queues of every N drain. All N values and variants interleave within each round, so the
+     * ratio of N = 1,000 to N = 1 is not skewed by drift between phases.
+     */
+    private void drains() {
         List<Variant> list = contenders();
-        int perClient = Math.min(n, 8);
-        log.println("[bench] hand-off while a queue of N = " + n + " waiters drains (" + perClient
-                + " waiting clients), " + settings.drainRounds() + " interleaved rounds");
-        Map<Variant, Results.Drain> byVariant = new LinkedHashMap<>();
+        int[] ns = settings.waiters();
+        int maxClients = 8;
+        phase("hand-off while a queue of N = " + Arrays.toString(ns) + " waiters drains (over min(N, "
+                + maxClients + ") waiting clients), " + settings.drainRounds() + " interleaved rounds");
+        Map<Variant, Map<Integer, Results.Drain>> rows = new LinkedHashMap<>();
         Map<Variant, List<Variant.Client>> clients = new LinkedHashMap<>();
-        try {
+        Map<Variant, String> broken = new LinkedHashMap<>();
+        List<Integer> nList = new ArrayList<>();
+        for (int n : ns) {
+            nList.add(n);
             for (Variant v : list) {
                 Results.Drain r = new Results.Drain(v, n);
-                byVariant.put(v, r);
-                results.drains.add(r);
-                List<Variant.Client> mine = new ArrayList<>();
-                clients.put(v, mine);
+                rows.computeIfAbsent(v, x -> new LinkedHashMap<>()).put(n, r);
+            }
+        }
+        for (int n : ns) {
+            for (Variant v : list) {
+                results.drains.add(rows.get(v).get(n));
+            }
+        }
+        try {
+            for (Variant v : list) {
                 try {
-                    for (int i = 0; i <= perClient; i++) {
-                        mine.add(v.open(scope(v)));
-                    }
+                    clients.put(v, openClients(v, 1 + maxClients));
                 } catch (Exception | LinkageError e) {
-                    r.error = "open: " + describe(e);
+                    broken.put(v, "open: " + describe(e));
                 }
             }
-            int first = settings.warmup() && n <= 10 ? -1 : 0;
+            int first = settings.warmup() ? -1 : 0;
             for (int round = first; round < settings.drainRounds(); round++) {
-                for (Variant v : rotate(list, Math.max(round, 0))) {
-                    Results.Drain r = byVariant.get(v);
-                    if (r.error != null || r.cutShort) {
+                for (int n : rotate(nList, Math.max(round, 0))) {
+                    if (round < 0 && n > 10) {
                         continue;
                     }
-                    int drains = round < 0 ? 2 : Math.max(1, (settings.drainSamples() + n - 1) / n);
-                    try {
-                        for (int d = 0; d < drains && !r.cutShort; d++) {
-                            drainOnce(v, clients.get(v), n, round < 0 ? null : r);
+                    for (Variant v : rotate(list, Math.max(round, 0))) {
+                        Results.Drain r = rows.get(v).get(n);
+                        if (broken.containsKey(v) || r.error != null || r.cutShort) {
+                            continue;
                         }
-                    } catch (Exception e) {
-                        r.error = describe(e);
+                        int drains = round < 0 ? 2 : Math.max(1, (settings.drainSamples() + n - 1) / n);
+                        try {
+                            for (int d = 0; d < drains && !r.cutShort; d++) {
+                                if (!drainOnce(v, clients.get(v), n, round < 0 ? null : r)) {
+                                    // the waiting clients were closed to end the waiters: open fresh ones
+                                    clients.put(v, openClients(v, 1 + maxClients));
+                                }
+                            }
+                        } catch (Exception | LinkageError e) {
+                            r.error = describe(e);
+                        }
                     }
                 }
             }
         } finally {
             clients.values().forEach(l -> l.forEach(Variant.Client::close));
         }
-        for (Variant v : list) {
-            Results.Drain r = byVariant.get(v);
-            log.printf("[bench]   %-28s N=%-5d hand-off p50 %8.1f us  p99 %8.1f us  (%d hand-offs)%s%s%n", r.variant,
-                    n, r.handoff.p50() / 1e3, r.handoff.p99() / 1e3, r.handoff.size(), r.cutShort ? " CUT SHORT" : "",
-                    r.error == null ? "" : "  FAILED " + r.error);
+        for (int n : ns) {
+            for (Variant v : list) {
+                Results.Drain r = rows.get(v).get(n);
+                if (r.error == null && broken.containsKey(v)) {
+                    r.error = broken.get(v);
+                }
+                log.printf("[bench]   %-28s N=%-5d hand-off p50 %8.1f us  p99 %8.1f us  (%d hand-offs)%s%s%n",
+                        r.variant, n, r.handoff.p50() / 1e3, r.handoff.p99() / 1e3, r.handoff.size(),
+                        r.cutShort ? " CUT SHORT" : "", r.error == null ? "" : "  FAILED " + r.error);
+            }
         }
     }
 
-    private void drainOnce(Variant v, List<Variant.Client> clients, int n, Results.Drain into) throws Exception {
+    private List<Variant.Client> openClients(Variant v, int count) throws Exception {
+        List<Variant.Client> opened = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                opened.add(v.open(scope(v)));
+            }
+        } catch (Exception | LinkageError e) {
+            opened.forEach(Variant.Client::close);
+            throw e;
+        }
+        return opened;
+    }
+
+    /** @return false if the drain was cut short and the clients closed */
+    private boolean drainOnce(Variant v, List<Variant.Client> clients, int n, Results.Drain into) throws Exception {
         String name = "drain-" + n;
+        int waitingClients = Math.min(n, clients.size() - 1);
         Variant.Client holderClient = clients.get(0);
         Variant.Held first = holderClient.locker(name).lock();
         AtomicLong stamp = new AtomicLong();
@@ -426,7 +494,7 @@ public final class Bench {
         List<Thread> threads = new ArrayList<>();
         long before = v.backend() == Variant.Backend.REDIS ? redis.commands() : 0;
         for (int i = 0; i < n; i++) {
-            Variant.Client c = clients.get(1 + i % (clients.size() - 1));
+            Variant.Client c = clients.get(1 + i % waitingClients);
             Thread t = new Thread(() -> {
                 try {
                     Variant.Locker locker = c.locker(name);
@@ -467,7 +535,7 @@ public final class Bench {
             for (Thread t : threads) {
                 t.join(10_000);
             }
-            return;
+            return false;
         }
         if (failure.get() != null) {
             throw new IllegalStateException("a waiter failed: " + describe(failure.get()), failure.get());
@@ -476,6 +544,7 @@ public final class Bench {
             into.handoff.addAll(handoff);
             into.drains++;
         }
+        return true;
     }
 
     /**
@@ -507,7 +576,7 @@ public final class Bench {
 
     private void manyThreads() {
         int t = settings.threads();
-        log.println("[bench] " + t + " threads of one client on one lock, " + settings.threadRounds()
+        phase(t + " threads of one client on one lock, " + settings.threadRounds()
                 + " interleaved rounds of " + settings.threadBlock().toMillis() + " ms");
         // label -> (variant, shared lock object?)
         List<Object[]> cases = new ArrayList<>();
@@ -544,7 +613,7 @@ public final class Bench {
                     }
                     try {
                         Variant.Client client = clients.get(c);
-                        String name = "threads-" + ((boolean) c[2] ? "shared" : "separate");
+                        String name = "threads-" + ((boolean) c[2] ? "shared" : "separate") + "-r" + round;
                         List<Variant.Locker> lockers = new ArrayList<>();
                         Variant.Locker shared = client.locker(name);
                         for (int i = 0; i < t; i++) {
@@ -573,7 +642,7 @@ public final class Bench {
 
     private void takeover() {
         long ms = settings.takeoverTimeout().toMillis();
-        log.println("[bench] take-over after the holder's process is killed (holder runs with a " + ms
+        phase("take-over after the holder's process is killed (holder runs with a " + ms
                 + " ms session timeout / lease time)");
         for (Variant v : variants) {
             if (!(v instanceof ProviderVariant)) {

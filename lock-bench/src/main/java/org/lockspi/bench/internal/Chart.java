@@ -241,7 +241,7 @@ public final class Chart {
             int gx = plotX + (int) (plotW * Math.log10(n) / Math.log10(nHi));
             g.drawLine(gx, plotY, gx, plotY + plotH);
             g.setColor(Color.GRAY);
-            g.drawString("N=" + fmt(n), gx - 10, plotY + plotH + 14);
+            g.drawString("N=" + (long) n, gx - 10, plotY + plotH + 14);
             g.setColor(new Color(0xdddddd));
         }
         int legendY = plotY + 10;

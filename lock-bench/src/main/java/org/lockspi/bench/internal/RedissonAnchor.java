@@ -45,7 +45,7 @@ final class RedissonAnchor implements Variant {
             public Locker locker(String lockName) {
                 RLock lock = redisson.getLock(scope + "." + lockName);
                 return () -> {
-                    lock.lock();
+                    lock.lockInterruptibly();
                     return lock::unlock;
                 };
             }
