@@ -399,7 +399,7 @@ public final class Bench {
     private void drains() {
         List<Variant> list = contenders();
         int[] ns = settings.waiters();
-        int maxClients = 8;
+        int maxClients = Math.min(8, Arrays.stream(ns).max().orElse(1));
         phase("hand-off while a queue of N = " + Arrays.toString(ns) + " waiters drains (over min(N, "
                 + maxClients + ") waiting clients), " + settings.drainRounds() + " interleaved rounds");
         Map<Variant, Map<Integer, Results.Drain>> rows = new LinkedHashMap<>();
@@ -640,52 +640,32 @@ public final class Bench {
     private static final List<String> TIMEOUT_PARAMETERS = List.of("sessionTimeout", "leaseTime", "session-timeout",
             "lease-time", "ttl", "lease", "leaseTimeout");
 
-    private void takeover() {
-        long ms = settings.takeoverTimeout().toMillis();
-        phase("take-over after the holder's process is killed (holder runs with a " + ms
-                + " ms session timeout / lease time)");
-        for (Variant v : variants) {
-            if (!(v instanceof ProviderVariant)) {
-                continue;
-            }
-            ProviderVariant pv = (ProviderVariant) v;
-            Results.Takeover r = new Results.Takeover(v);
-            results.takeovers.add(r);
-            Set<String> accepted = installed.get(v.name()).parameters();
-            String parameter = TIMEOUT_PARAMETERS.stream().filter(accepted::contains).findFirst().orElse(null);
-            String uri = pv.uri(scope(v)) + (parameter == null ? "" : "?" + parameter + "=" + ms + "ms");
-            r.setting = parameter == null ? "provider default (it accepts none of " + TIMEOUT_PARAMETERS + ")"
-                    : parameter + "=" + ms + "ms";
-            for (int s = 0; s < settings.takeoverSamples(); s++) {
-                try {
-                    takeoverOnce(pv, uri, "takeover-" + s, r);
-                } catch (Exception e) {
-                    r.error = describe(e);
-                    break;
-                }
-            }
-            log.printf("[bench]   %-28s %8.0f ms (%s)%s%n", r.variant, r.takeover.p50() / 1e6, r.setting,
-                    r.error == null ? "" : "  FAILED " + r.error);
-        }
-    }
+    /** A holder JVM: started early so that JVM start-ups overlap, killed one at a time. */
+    private static final class Holder {
+        final ProviderVariant variant;
+        final Results.Takeover into;
+        final String uri;
+        final String name;
+        final Process process;
+        final CountDownLatch held = new CountDownLatch(1);
+        final StringBuilder transcript = new StringBuilder();
 
-    private void takeoverOnce(ProviderVariant v, String uri, String name, Results.Takeover into) throws Exception {
-        Process holder = ChildJvm.start(HolderProcess.class, List.of("-Xmx256m", "-XX:TieredStopAtLevel=1",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), List.of(v.name(), uri, name), null);
-        try (org.lockspi.LockService waiterService = Locks.open(uri, v.name())) {
-            BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
-            AtomicReference<String> line = new AtomicReference<>();
-            StringBuilder transcript = new StringBuilder();
-            CountDownLatch held = new CountDownLatch(1);
+        Holder(ProviderVariant variant, Results.Takeover into, String uri, String name) throws IOException {
+            this.variant = variant;
+            this.into = into;
+            this.uri = uri;
+            this.name = name;
+            this.process = ChildJvm.start(HolderProcess.class, List.of("-Xmx256m", "-XX:TieredStopAtLevel=1",
+                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), List.of(variant.name(), uri, name), null);
             Thread reader = new Thread(() -> {
-                try {
+                try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                        StandardCharsets.UTF_8))) {
                     String l;
                     while ((l = out.readLine()) != null) {
                         synchronized (transcript) {
                             transcript.append(l).append('\n');
                         }
                         if (l.startsWith("HELD")) {
-                            line.set(l);
                             held.countDown();
                         }
                     }
@@ -695,17 +675,72 @@ public final class Bench {
             }, "bench-holder-out");
             reader.setDaemon(true);
             reader.start();
-            if (!held.await(60, TimeUnit.SECONDS)) {
-                synchronized (transcript) {
-                    throw new IllegalStateException("the holder process did not report HELD within 60 s: " + transcript);
+        }
+
+        String transcript() {
+            synchronized (transcript) {
+                return transcript.toString();
+            }
+        }
+    }
+
+    private void takeover() {
+        long ms = settings.takeoverTimeout().toMillis();
+        phase("take-over after the holder's process is killed (holder runs with a " + ms
+                + " ms session timeout / lease time)");
+        List<Holder> holders = new ArrayList<>();
+        try {
+            for (Variant v : variants) {
+                if (!(v instanceof ProviderVariant)) {
+                    continue;
+                }
+                ProviderVariant pv = (ProviderVariant) v;
+                Results.Takeover r = new Results.Takeover(v);
+                results.takeovers.add(r);
+                Set<String> accepted = installed.get(v.name()).parameters();
+                String parameter = TIMEOUT_PARAMETERS.stream().filter(accepted::contains).findFirst().orElse(null);
+                String uri = pv.uri(scope(v)) + (parameter == null ? "" : "?" + parameter + "=" + ms + "ms");
+                r.setting = parameter == null ? "provider default (it accepts none of " + TIMEOUT_PARAMETERS + ")"
+                        : parameter + "=" + ms + "ms";
+                for (int s = 0; s < settings.takeoverSamples(); s++) {
+                    try {
+                        holders.add(new Holder(pv, r, uri, "takeover-" + s));
+                    } catch (IOException e) {
+                        r.error = "holder JVM: " + describe(e);
+                    }
                 }
             }
+            for (Holder h : holders) {
+                if (h.into.error != null) {
+                    continue;
+                }
+                try {
+                    takeoverOnce(h);
+                } catch (Exception | LinkageError e) {
+                    h.into.error = describe(e);
+                }
+            }
+        } finally {
+            holders.forEach(h -> ChildJvm.kill(h.process));
+        }
+        for (Results.Takeover r : results.takeovers) {
+            log.printf("[bench]   %-28s %8.0f ms (%s)%s%n", r.variant, r.takeover.p50() / 1e6, r.setting,
+                    r.error == null ? "" : "  FAILED " + r.error);
+        }
+    }
+
+    private void takeoverOnce(Holder h) throws Exception {
+        ProviderVariant v = h.variant;
+        if (!h.held.await(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the holder process did not report HELD within 60 s: " + h.transcript());
+        }
+        try (org.lockspi.LockService waiterService = Locks.open(h.uri, v.name())) {
             long before = v.backend() == Variant.Backend.REDIS ? redis.commands() : 0;
             AtomicLong acquiredAt = new AtomicLong();
             AtomicReference<Throwable> failure = new AtomicReference<>();
             Thread waiter = new Thread(() -> {
                 try {
-                    org.lockspi.Lease lease = waiterService.mutex(name).acquire(Duration.ofSeconds(120));
+                    org.lockspi.Lease lease = waiterService.mutex(h.name).acquire(Duration.ofSeconds(120));
                     acquiredAt.set(System.nanoTime());
                     lease.release();
                 } catch (Throwable e) {
@@ -714,10 +749,13 @@ public final class Bench {
             }, "bench-takeover-waiter");
             waiter.setDaemon(true);
             waiter.start();
-            String path = v.backend() == Variant.Backend.ZOOKEEPER ? "/bench/" + scope(v) + "/" + name : null;
+            String path = v.backend() == Variant.Backend.ZOOKEEPER ? "/bench/" + scope(v) + "/" + h.name : null;
             awaitQueued(path, 1, before);
+            if (acquiredAt.get() != 0 || !h.process.isAlive()) {
+                throw new IllegalStateException("the lock was free before the holder was killed: " + h.transcript());
+            }
             long killedAt = System.nanoTime();
-            holder.destroyForcibly();
+            h.process.destroyForcibly();
             waiter.join(150_000);
             if (failure.get() != null) {
                 throw new IllegalStateException("the waiter failed: " + describe(failure.get()), failure.get());
@@ -725,9 +763,7 @@ public final class Bench {
             if (acquiredAt.get() == 0) {
                 throw new IllegalStateException("the waiter did not get the lock within 150 s of the kill");
             }
-            into.takeover.add(acquiredAt.get() - killedAt);
-        } finally {
-            ChildJvm.kill(holder);
+            h.into.takeover.add(acquiredAt.get() - killedAt);
         }
     }
 

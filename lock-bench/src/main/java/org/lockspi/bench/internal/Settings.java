@@ -52,7 +52,7 @@ public record Settings(String mode, int uncontendedRounds, int zkCycles, int red
     public static Settings smoke() {
         return new Settings("smoke", 1, 10, 50, Duration.ofMillis(300), false,
                 new int[] {2}, 1, Duration.ofMillis(100),
-                new int[] {1, 10}, 1, 3, Duration.ofSeconds(20),
+                new int[] {1, 3}, 1, 3, Duration.ofSeconds(20),
                 4, 1, Duration.ofMillis(100),
                 1, Duration.ofSeconds(1), 500);
     }
