@@ -196,7 +196,7 @@ public final class Bench {
                     }
                     int cycles = v.backend() == Variant.Backend.ZOOKEEPER ? settings.zkCycles() : settings.redisCycles();
                     try {
-                        cycleBlock(v, lockers.get(v), cycles, round < 0 ? null : r);
+                        cycleBlock(v, lockers.get(v), cycles, round < 0 ? null : r, round);
                     } catch (Exception e) {
                         r.error = describe(e);
                     }
@@ -212,7 +212,8 @@ public final class Bench {
         }
     }
 
-    private void cycleBlock(Variant v, Variant.Locker locker, int cycles, Results.Cycle into) throws Exception {
+    private void cycleBlock(Variant v, Variant.Locker locker, int cycles, Results.Cycle into, int round)
+            throws Exception {
         boolean redisBackend = v.backend() == Variant.Backend.REDIS;
         Map<String, Long> commandsBefore = into != null && redisBackend ? redis.commandsByName() : Map.of();
         long before = into == null ? 0 : requests(v.backend());
@@ -230,6 +231,7 @@ public final class Bench {
             into.requests += requestsSince(v.backend(), before);
             into.acquisitions += done;
             into.cycle.addAll(block);
+            into.perRound.put(round, block.p50());
             if (redisBackend) {
                 redis.commandsByName().forEach((name, calls) -> {
                     long delta = calls - commandsBefore.getOrDefault(name, 0L);
@@ -281,7 +283,7 @@ public final class Bench {
                             lockers.add(c.locker("contended-" + k + "-r" + (round + 1)));
                         }
                         Duration block = round < 0 ? settings.contendedBlock().dividedBy(2) : settings.contendedBlock();
-                        loopBlock(v, lockers, block, round < 0 ? null : r, "k" + k);
+                        loopBlock(v, lockers, block, round < 0 ? null : r, "k" + k, round);
                     } catch (Exception e) {
                         r.error = describe(e);
                     }
@@ -304,7 +306,7 @@ public final class Bench {
      * acquire returns.
      */
     private void loopBlock(Variant v, List<Variant.Locker> lockers, Duration duration, Results.Contended into,
-                           String tag) throws Exception {
+                           String tag, int round) throws Exception {
         int n = lockers.size();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicBoolean interrupting = new AtomicBoolean();
@@ -382,10 +384,13 @@ public final class Bench {
             into.requests += requestsSince(v.backend(), before);
             into.allAcquisitions += all.get();
             into.seconds += (t1 - t0) / 1e9;
+            long blockCount = 0;
             for (int i = 0; i < n; i++) {
                 into.acquisitions += counts[i];
                 into.perClient[i % into.perClient.length] += counts[i];
+                blockCount += counts[i];
             }
+            into.perRound.put(round, blockCount / ((t1 - t0) / 1e9));
             into.handoff.addAll(handoff);
         }
     }
@@ -440,7 +445,7 @@ public final class Bench {
                         int drains = round < 0 ? 2 : Math.max(1, (settings.drainSamples() + n - 1) / n);
                         try {
                             for (int d = 0; d < drains && !r.cutShort; d++) {
-                                if (!drainOnce(v, clients.get(v), n, round < 0 ? null : r)) {
+                                if (!drainOnce(v, clients.get(v), n, round < 0 ? null : r, round)) {
                                     // the waiting clients were closed to end the waiters: open fresh ones
                                     clients.put(v, openClients(v, 1 + maxClients));
                                 }
@@ -481,7 +486,8 @@ public final class Bench {
     }
 
     /** @return false if the drain was cut short and the clients closed */
-    private boolean drainOnce(Variant v, List<Variant.Client> clients, int n, Results.Drain into) throws Exception {
+    private boolean drainOnce(Variant v, List<Variant.Client> clients, int n, Results.Drain into, int round)
+            throws Exception {
         String name = "drain-" + n;
         int waitingClients = Math.min(n, clients.size() - 1);
         Variant.Client holderClient = clients.get(0);
@@ -526,6 +532,7 @@ public final class Bench {
             if (into != null) {
                 into.cutShort = true;
                 into.handoff.addAll(handoff);
+                into.perRound.computeIfAbsent(round, x -> new Samples()).addAll(handoff);
                 into.drains++;
             }
             // close the waiting clients so their threads end; they are not used again for this N
@@ -542,6 +549,7 @@ public final class Bench {
         }
         if (into != null) {
             into.handoff.addAll(handoff);
+            into.perRound.computeIfAbsent(round, x -> new Samples()).addAll(handoff);
             into.drains++;
         }
         return true;
@@ -619,7 +627,7 @@ public final class Bench {
                         for (int i = 0; i < t; i++) {
                             lockers.add((boolean) c[2] ? shared : client.locker(name));
                         }
-                        loopBlock(v, lockers, settings.threadBlock(), r, "t");
+                        loopBlock(v, lockers, settings.threadBlock(), r, "t", round);
                     } catch (Exception e) {
                         r.error = describe(e);
                     }

@@ -88,13 +88,40 @@ public final class Ratios {
         return variant + " failed or has no samples";
     }
 
-    /** p50 of a over p50 of b, uncontended. */
-    private static double cycleRatio(Results.Cycle a, Results.Cycle b) {
-        return a == null || b == null ? Double.NaN : a.cycle.p50() / b.cycle.p50();
+    /**
+     * The ratio of medians, paired by round: for every round both ran, a's value over b's; the median of those.
+     * Pairing by round cancels the drift between rounds of a shared machine.
+     */
+    static double paired(java.util.Map<Integer, Double> a, java.util.Map<Integer, Double> b) {
+        List<Double> ratios = new ArrayList<>();
+        for (java.util.Map.Entry<Integer, Double> e : a.entrySet()) {
+            Double other = b.get(e.getKey());
+            if (other != null && other > 0 && !Double.isNaN(e.getValue()) && !Double.isNaN(other)) {
+                ratios.add(e.getValue() / other);
+            }
+        }
+        if (ratios.isEmpty()) {
+            return Double.NaN;
+        }
+        java.util.Collections.sort(ratios);
+        int n = ratios.size();
+        return n % 2 == 1 ? ratios.get(n / 2) : (ratios.get(n / 2 - 1) + ratios.get(n / 2)) / 2;
     }
 
-    private static double drainRatio(Results.Drain big, Results.Drain one) {
-        return big == null || one == null ? Double.NaN : big.handoff.p50() / one.handoff.p50();
+    /** p50 of a over p50 of b, uncontended, paired by round. */
+    static double cycleRatio(Results.Cycle a, Results.Cycle b) {
+        return a == null || b == null ? Double.NaN : paired(a.perRound, b.perRound);
+    }
+
+    static java.util.Map<Integer, Double> p50s(Results.Drain d) {
+        java.util.Map<Integer, Double> out = new java.util.TreeMap<>();
+        d.perRound.forEach((round, samples) -> out.put(round, samples.p50()));
+        return out;
+    }
+
+    /** Hand-off p50 with many waiters over that with one, paired by round. */
+    static double drainRatio(Results.Drain big, Results.Drain one) {
+        return big == null || one == null ? Double.NaN : paired(p50s(big), p50s(one));
     }
 
     /** @return the targets first, then the anchors */
@@ -128,7 +155,7 @@ public final class Ratios {
             Results.Contended mine = threads(r, l -> l.startsWith(p + ","));
             out.add(atLeast(p + ", " + r.settings.threads() + " threads on one mutex object / " + r.settings.threads()
                             + " separate InterProcessMutex instances, acquisitions per second",
-                    mine == null || separate == null ? Double.NaN : mine.rate() / separate.rate(), 1.0,
+                    mine == null || separate == null ? Double.NaN : paired(mine.perRound, separate.perRound), 1.0,
                     mine == null ? why(r, p) : separate == null ? "separate InterProcessMutex failed" : null));
         }
         Results.Cycle baseline = cycle(r, "redis-baseline");
@@ -145,7 +172,8 @@ public final class Ratios {
         Results.Contended sharedIpm = threads(r, l -> l.startsWith("Curator InterProcessMutex") && l.contains("shared"));
         out.add(anchor(r.settings.threads() + " threads: separate InterProcessMutex instances / one shared, "
                         + "acquisitions per second",
-                sharedIpm == null || separate == null ? Double.NaN : separate.rate() / sharedIpm.rate(), "~14x"));
+                sharedIpm == null || separate == null ? Double.NaN : paired(separate.perRound, sharedIpm.perRound),
+                "~14x"));
         out.add(anchor("Redis floor cycle p50", redisFloor == null ? Double.NaN : redisFloor.cycle.p50() / 1e3,
                 " us", "~20 us"));
         out.add(anchor("plain Redisson RLock / Redis floor, uncontended p50", cycleRatio(rlock, redisFloor), "~4x"));

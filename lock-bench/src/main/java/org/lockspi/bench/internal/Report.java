@@ -72,7 +72,8 @@ public final class Report {
         line("- Redis: " + r.redisServer);
         line("- Everything on loopback. Compared variants run interleaved in blocks (A, B, C, A, B, C, ...; the "
                 + "order rotates every round)" + (s.warmup() ? " after a discarded warm-up round" : "")
-                + "; ratios are ratios of medians over all blocks.");
+                + "; a ratio is the median over rounds of the ratio of the two variants' medians in that round "
+                + "(paired by round, so drift between rounds cancels). The p50/p99 columns pool all blocks.");
         line("- Counts: uncontended " + s.uncontendedRounds() + " rounds x " + s.zkCycles() + " cycles (ZooKeeper) / "
                 + s.redisCycles() + " cycles (Redis) per block; contended K = " + Arrays.toString(s.clients()) + ", "
                 + s.contendedRounds() + " rounds x " + s.contendedBlock().toMillis() + " ms; draining queue N = "
@@ -119,7 +120,7 @@ public final class Report {
         for (Results.Cycle c : r.uncontended) {
             Results.Cycle floor = Ratios.cycle(r, c.backend == Variant.Backend.ZOOKEEPER ? "ZooKeeper floor"
                     : "Redis floor");
-            double vs = floor == null || c.cycle.size() == 0 ? Double.NaN : c.cycle.p50() / floor.cycle.p50();
+            double vs = floor == null || c.cycle.size() == 0 ? Double.NaN : Ratios.cycleRatio(c, floor);
             line("| " + c.variant + " | " + c.backend.name().toLowerCase(Locale.ROOT) + " | " + role(c.role) + " | "
                     + c.cycle.size() + " | " + us(c.cycle.p50()) + " | " + us(c.cycle.p99()) + " | "
                     + num(vs, "%.2fx") + " | " + num(c.requestsPerAcquisition(), "%.2f") + " | " + perCommand(c) + " | "
@@ -158,7 +159,7 @@ public final class Report {
         line("|---|---|---:|---:|---:|---:|---:|---|");
         for (Results.Drain d : r.drains) {
             Results.Drain one = Ratios.drain(r, d.variant, 1);
-            double vs = one == null || d.handoff.size() == 0 ? Double.NaN : d.handoff.p50() / one.handoff.p50();
+            double vs = one == null || d.handoff.size() == 0 ? Double.NaN : Ratios.drainRatio(d, one);
             String note = (d.cutShort ? "cut short after " + s.drainCap().toSeconds() + " s " : "") + failed(d.error);
             line("| " + d.variant + " | " + role(d.role) + " | " + d.waiters + " | " + d.handoff.size() + " | "
                     + us(d.handoff.p50()) + " | " + us(d.handoff.p99()) + " | " + num(vs, "%.2fx") + " | " + note + " |");

@@ -26,6 +26,8 @@ public final class Results {
         public final Variant.Backend backend;
         public final Variant.Role role;
         public final Samples cycle = new Samples();
+        /** The p50 of each round's block, by round. */
+        public final java.util.SortedMap<Integer, Double> perRound = new java.util.TreeMap<>();
         /** Redis only: commands per name, those run inside Lua scripts included (INFO commandstats counts them). */
         public final java.util.Map<String, Long> commands = new java.util.TreeMap<>();
         public long requests;
@@ -50,6 +52,8 @@ public final class Results {
         public final Variant.Role role;
         public final int clients;
         public final Samples handoff = new Samples();
+        /** Acquisitions per second of each round's block, by round. */
+        public final java.util.SortedMap<Integer, Double> perRound = new java.util.TreeMap<>();
         public long[] perClient;
         public long acquisitions;
         public long allAcquisitions;
@@ -109,6 +113,8 @@ public final class Results {
         public final Variant.Role role;
         public final int waiters;
         public final Samples handoff = new Samples();
+        /** The hand-offs of each round, by round. */
+        public final java.util.SortedMap<Integer, Samples> perRound = new java.util.TreeMap<>();
         public int drains;
         public boolean cutShort;
         public String error;

@@ -34,7 +34,7 @@ public record Settings(String mode, int uncontendedRounds, int zkCycles, int red
                        int takeoverSamples, Duration takeoverTimeout, int zkTickTime) {
 
     public static Settings full() {
-        return new Settings("full", 8, 250, 2500, Duration.ofMillis(1500), true,
+        return new Settings("full", 30, 60, 600, Duration.ofMillis(400), true,
                 new int[] {2, 8, 32}, 3, Duration.ofMillis(1000),
                 new int[] {1, 10, 100, 1000}, 2, 100, Duration.ofSeconds(60),
                 200, 2, Duration.ofMillis(2000),
@@ -42,7 +42,7 @@ public record Settings(String mode, int uncontendedRounds, int zkCycles, int red
     }
 
     public static Settings quick() {
-        return new Settings("quick", 4, 150, 1500, Duration.ofMillis(700), true,
+        return new Settings("quick", 12, 40, 400, Duration.ofMillis(250), true,
                 new int[] {2, 8, 32}, 2, Duration.ofMillis(500),
                 new int[] {1, 10, 100, 1000}, 1, 40, Duration.ofSeconds(30),
                 200, 1, Duration.ofMillis(1000),
