@@ -45,6 +45,9 @@ public final class Bench {
         PROVIDERS.put("redis-baseline", Variant.Backend.REDIS);
     }
 
+    /** How much longer the discarded warm-up block of the uncontended cycle is than a measured one. */
+    private static final int WARMUP_FACTOR = 5;
+
     private final Settings settings;
     private final PrintStream log;
     private final Results results = new Results();
@@ -195,6 +198,9 @@ public final class Bench {
                         continue;
                     }
                     int cycles = v.backend() == Variant.Backend.ZOOKEEPER ? settings.zkCycles() : settings.redisCycles();
+                    if (round < 0) {
+                        cycles *= WARMUP_FACTOR; // the warm-up round is longer: the JIT needs the calls
+                    }
                     try {
                         cycleBlock(v, lockers.get(v), cycles, round < 0 ? null : r, round);
                     } catch (Exception e) {
@@ -218,7 +224,7 @@ public final class Bench {
         Map<String, Long> commandsBefore = into != null && redisBackend ? redis.commandsByName() : Map.of();
         long before = into == null ? 0 : requests(v.backend());
         Samples block = new Samples();
-        long cap = System.nanoTime() + settings.blockCap().toNanos();
+        long cap = System.nanoTime() + settings.blockCap().toNanos() * (into == null ? WARMUP_FACTOR : 1);
         int done = 0;
         while (done < cycles && (done == 0 || System.nanoTime() < cap)) {
             long t0 = System.nanoTime();
