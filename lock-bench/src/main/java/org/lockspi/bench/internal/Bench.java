@@ -46,7 +46,7 @@ public final class Bench {
     }
 
     /** How much longer the discarded warm-up block of the uncontended cycle is than a measured one. */
-    private static final int WARMUP_FACTOR = 5;
+    private static final int WARMUP_FACTOR = 30;
 
     private final Settings settings;
     private final PrintStream log;

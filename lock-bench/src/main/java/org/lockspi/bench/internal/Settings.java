@@ -34,15 +34,15 @@ public record Settings(String mode, int uncontendedRounds, int zkCycles, int red
                        int takeoverSamples, Duration takeoverTimeout, int zkTickTime) {
 
     public static Settings full() {
-        return new Settings("full", 30, 60, 600, Duration.ofMillis(400), true,
+        return new Settings("full", 200, 10, 100, Duration.ofMillis(200), true,
                 new int[] {2, 8, 32}, 3, Duration.ofMillis(1000),
                 new int[] {1, 10, 100, 1000}, 2, 100, Duration.ofSeconds(60),
-                200, 2, Duration.ofMillis(2000),
+                200, 3, Duration.ofMillis(1500),
                 2, Duration.ofSeconds(2), 500);
     }
 
     public static Settings quick() {
-        return new Settings("quick", 12, 40, 400, Duration.ofMillis(250), true,
+        return new Settings("quick", 60, 10, 100, Duration.ofMillis(200), true,
                 new int[] {2, 8, 32}, 2, Duration.ofMillis(500),
                 new int[] {1, 10, 100, 1000}, 1, 40, Duration.ofSeconds(30),
                 200, 1, Duration.ofMillis(1000),
