@@ -50,7 +50,7 @@ class BenchSmokeTest {
         long contenders = variants.stream().filter(v -> !v.endsWith("floor")).count();
         assertEquals(contenders * results.settings.clients().length, results.contended.size(), "contended rows");
         for (Results.Contended c : results.contended) {
-            if (c.error != null || c.acquisitions == 0) {
+            if (c.error != null || c.seconds == 0) {
                 broken.add("contended " + c.variant + " K=" + c.clients + ": " + c.error);
             }
         }
@@ -62,7 +62,7 @@ class BenchSmokeTest {
         }
         assertEquals(contenders + 1, results.manyThreads.size(), "many-threads rows");
         for (Results.Contended c : results.manyThreads) {
-            if (c.error != null || c.acquisitions == 0) {
+            if (c.error != null || c.seconds == 0) {
                 broken.add("threads " + c.variant + ": " + c.error);
             }
         }

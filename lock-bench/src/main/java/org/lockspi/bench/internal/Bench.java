@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
@@ -47,6 +48,9 @@ public final class Bench {
 
     /** How much longer the discarded warm-up block of the uncontended cycle is than a measured one. */
     private static final int WARMUP_FACTOR = 30;
+
+    /** The longest a loop block waits for every thread to have acquired once before its window opens. */
+    private static final Duration SETTLE_CAP = Duration.ofSeconds(2);
 
     private final Settings settings;
     private final PrintStream log;
@@ -314,17 +318,17 @@ public final class Bench {
     private void loopBlock(Variant v, List<Variant.Locker> lockers, Duration duration, Results.Contended into,
                            String tag, int round) throws Exception {
         int n = lockers.size();
+        AtomicBoolean measuring = new AtomicBoolean();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicBoolean interrupting = new AtomicBoolean();
         AtomicLong releaseStamp = new AtomicLong();
         AtomicInteger lastHolder = new AtomicInteger(-1);
-        long[] counts = new long[n];
+        AtomicLongArray counts = new AtomicLongArray(n);
         AtomicLong all = new AtomicLong();
         Samples handoff = new Samples();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CyclicBarrier go = new CyclicBarrier(n + 1);
         List<Thread> threads = new ArrayList<>();
-        long before = into == null ? 0 : requests(v.backend());
         for (int i = 0; i < n; i++) {
             int me = i;
             Variant.Locker locker = lockers.get(i);
@@ -340,10 +344,12 @@ public final class Bench {
                             return;
                         }
                         int previous = lastHolder.getAndSet(me);
-                        if (previous >= 0 && previous != me) {
-                            handoff.add(now - releaseStamp.get());
+                        if (measuring.get()) {
+                            if (previous >= 0 && previous != me) {
+                                handoff.add(now - releaseStamp.get());
+                            }
+                            counts.incrementAndGet(me);
                         }
-                        counts[me]++;
                         releaseStamp.set(System.nanoTime());
                         held.release();
                     }
@@ -359,10 +365,20 @@ public final class Bench {
             t.start();
         }
         go.await(30, TimeUnit.SECONDS);
+        // settle: the window opens once every thread could have had its turn (all queued, steady state), or
+        // after SETTLE_CAP for locks too slow or too unfair for that
+        long settleEnd = System.nanoTime() + SETTLE_CAP.toNanos();
+        while (all.get() < n && System.nanoTime() < settleEnd && !stop.get()) {
+            Thread.sleep(5);
+        }
+        long before = into == null ? 0 : requests(v.backend());
+        measuring.set(true);
         long t0 = System.nanoTime();
         Thread.sleep(duration.toMillis());
-        stop.set(true);
+        measuring.set(false);
         long t1 = System.nanoTime();
+        long requestsInWindow = into == null ? 0 : requestsSince(v.backend(), before);
+        stop.set(true);
         // threads still queued leave by acquiring once more; after a grace period the rest are interrupted
         // (every measured lock gives up a waiting acquire on interrupt and removes its queue entry)
         long graceEnd = System.nanoTime() + Math.min(TimeUnit.SECONDS.toNanos(2), duration.toNanos());
@@ -387,21 +403,19 @@ public final class Bench {
             throw new IllegalStateException("a thread failed: " + describe(failure.get()), failure.get());
         }
         if (into != null) {
-            into.requests += requestsSince(v.backend(), before);
-            into.allAcquisitions += all.get();
-            into.seconds += (t1 - t0) / 1e9;
             long blockCount = 0;
             for (int i = 0; i < n; i++) {
-                into.acquisitions += counts[i];
-                into.perClient[i % into.perClient.length] += counts[i];
-                blockCount += counts[i];
+                into.perClient[i % into.perClient.length] += counts.get(i);
+                blockCount += counts.get(i);
             }
+            into.acquisitions += blockCount;
+            into.allAcquisitions += blockCount;
+            into.requests += requestsInWindow;
+            into.seconds += (t1 - t0) / 1e9;
             into.perRound.put(round, blockCount / ((t1 - t0) / 1e9));
             into.handoff.addAll(handoff);
         }
     }
-
-    // ---------------------------------------------------------------- draining queue
 
     /**
      * Hand-off while queues of every N drain. All N values and variants interleave within each round, so the

@@ -29,6 +29,34 @@ public final class Report {
         return error == null ? "" : "failed: " + error.replace("|", "/");
     }
 
+    /** One row per provider and anchor: the trade-off in a line each. */
+    private void atAGlance(Results r) {
+        int k = r.settings.clients()[r.settings.clients().length / 2];
+        int n = Arrays.stream(r.settings.waiters()).max().orElse(1);
+        line("## ZooKeeper vs Redis at a glance");
+        line("");
+        line("Contended figures at K = " + k + " clients; fairness is max/min acquisitions per client (1.00 is even).");
+        line("");
+        line("| variant | backend | uncontended p50 (us) | K=" + k + " acquisitions/s | K=" + k + " hand-off p50 (us) | K=" + k
+                + " fairness max/min | hand-off p50 with " + n + " waiters (us) | server requests / acquisition (uncontended) | take-over after kill (ms) |");
+        line("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+        for (Results.Cycle c : r.uncontended) {
+            if (c.role == Variant.Role.FLOOR) {
+                continue;
+            }
+            Results.Contended kc = Ratios.contended(r, c.variant, k);
+            Results.Drain d = Ratios.drain(r, c.variant, n);
+            Results.Takeover t = r.takeovers.stream().filter(x -> x.variant.equals(c.variant) && x.takeover.size() > 0)
+                    .findFirst().orElse(null);
+            line("| " + c.variant + " | " + c.backend.name().toLowerCase(Locale.ROOT) + " | " + us(c.cycle.p50()) + " | "
+                    + (kc == null ? "n/a" : num(kc.rate(), "%.0f")) + " | " + (kc == null ? "n/a" : us(kc.handoff.p50()))
+                    + " | " + (kc == null ? "n/a" : num(kc.maxOverMin(), "%.2f")) + " | "
+                    + (d == null ? "n/a" : us(d.handoff.p50())) + " | " + num(c.requestsPerAcquisition(), "%.2f") + " | "
+                    + (t == null ? "not measured (anchor)" : num(t.takeover.p50() / 1e6, "%.0f")) + " |");
+        }
+        line("");
+    }
+
     private static String perCommand(Results.Cycle c) {
         if (c.commands.isEmpty() || c.acquisitions == 0) {
             return "";
@@ -113,6 +141,8 @@ public final class Report {
         }
         line("");
 
+        atAGlance(r);
+
         line("## Uncontended acquire + release");
         line("");
         line("| variant | backend | role | cycles | p50 (us) | p99 (us) | vs floor (p50) | server requests / acquisition | Redis commands / acquisition | |");
@@ -134,7 +164,9 @@ public final class Report {
 
         line("## Contended: K clients on one lock");
         line("");
-        line("Each client is a separate session / connection pool with one thread looping acquire, release. "
+        line("Each client is a separate session / connection pool with one thread looping acquire, release. The "
+                + "window opens once every client has had the lock once (or after 2 s), so the queue is formed; "
+                + "server requests are counted within the window. "
                 + "Fairness: the spread of acquisitions per client (max/min and coefficient of variation; 1.00 and "
                 + "0.00 are perfectly even).");
         line("");
@@ -167,6 +199,10 @@ public final class Report {
         line("");
 
         line("## " + s.threads() + " threads of one client on one lock");
+        line("");
+        line("One client, " + s.threads() + " threads looping acquire, release on one lock object (for the plain "
+                + "InterProcessMutex also on " + s.threads() + " separate instances). The window opens once "
+                + s.threads() + " acquisitions have happened (or after 2 s).");
         line("");
         line("| case | acquisitions/s | hand-off p50 (us) | hand-off p99 (us) | max/min per thread | server requests / acquisition | |");
         line("|---|---:|---:|---:|---:|---:|---|");
