@@ -56,6 +56,9 @@ public interface Acquirable {
      * Acquires only if that can be done without waiting for another holder (one server round trip).
      *
      * @return the lease, or empty if another holder has it
+     * @throws LockException           if the backend was interrupted during its one attempt (the interrupt flag
+     *                                 is set again); {@code tryAcquire} itself ignores the flag, as
+     *                                 {@code Lock.tryLock()} does
      * @throws LockConnectionException as {@link #acquire()}
      * @throws IllegalStateException   as {@link #acquire()}
      * @throws IllegalMonitorStateException as {@link #acquire()}

@@ -39,7 +39,12 @@ abstract class AbstractAcquirable implements Acquirable {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring " + request);
         }
-        return service.backend().acquire(request, deadline);
+        try {
+            return service.backend().acquire(request, deadline);
+        } catch (InterruptedException e) {
+            Thread.interrupted(); // the API promises a cleared flag, whatever the backend left
+            throw e;
+        }
     }
 
     @Override

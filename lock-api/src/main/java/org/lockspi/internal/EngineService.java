@@ -297,6 +297,10 @@ final class EngineService implements LockService {
                     if (!dispatcher.awaitTermination(5, TimeUnit.SECONDS)) {
                         LOG.log(System.Logger.Level.WARNING, "a lease listener of " + description
                                 + " is still running 5 s after close");
+                    } else if (eventThread != null) {
+                        // The executor is terminated before its thread has quite ended: wait for it, so close()
+                        // leaves no thread of the service behind.
+                        eventThread.join(TimeUnit.SECONDS.toMillis(5));
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

@@ -57,6 +57,11 @@ final class JavaLockAdapter implements Lock {
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
         Duration timeout = Duration.ofNanos(Math.max(0, unit.toNanos(time)));
+        if (timeout.compareTo(Acquirable.MAX_TIMEOUT) > 0) {
+            // Lock callers pass Long.MAX_VALUE for "no limit", as the JDK's locks allow
+            lockInterruptibly();
+            return true;
+        }
         return target.tryAcquire(timeout).map(this::push).orElse(false);
     }
 

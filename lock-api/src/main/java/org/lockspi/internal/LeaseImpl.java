@@ -39,8 +39,10 @@ final class LeaseImpl implements Lease {
     public void addListener(LeaseListener listener) {
         Objects.requireNonNull(listener, "listener is null");
         hold.service.requireFeature(LockFeature.LOST_NOTIFICATION, "lease listeners");
-        listeners.add(listener);
         synchronized (hold.service) {
+            // Added under the monitor that guards changes: a change is then told either as a change or as the
+            // state found here, never both.
+            listeners.add(listener);
             LeaseState now = state();
             if (now == LeaseState.UNCERTAIN || now == LeaseState.LOST) {
                 hold.service.dispatch(listener, this, hold.previous(), now);

@@ -30,8 +30,8 @@ public final class Names {
             throw new IllegalArgumentException("lock name is empty");
         }
         if (name.length() > MAX_LENGTH) {
-            throw new IllegalArgumentException("lock name longer than " + MAX_LENGTH + " characters: "
-                    + name.length());
+            throw new IllegalArgumentException("lock name longer than " + MAX_LENGTH + " characters ("
+                    + name.length() + "): '" + name + "'");
         }
         int segments = 1;
         int segmentStart = 0;

@@ -27,6 +27,11 @@ final class ThreadOwnedLock extends AbstractAcquirable implements DistributedLoc
     @Override
     LeaseImpl acquire(Deadline deadline) throws InterruptedException {
         service.checkOpen();
+        // A nested acquisition does not reach the backend, but an interrupted thread is refused all the same
+        // (Acquirable's contract, and ReentrantLock.lockInterruptibly's). tryAcquire() cleared the flag already.
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring " + this);
+        }
         Thread me = Thread.currentThread();
         Hold held = holds.get(me);
         if (held != null) {

@@ -20,6 +20,9 @@ public interface BackendLease {
      * removed). A backend sets this before it calls {@link BackendEvents#leaseLost(BackendLease)}, so that the
      * engine, which checks it once when it registers a new lease, misses no loss.
      *
+     * <p>It must answer at once from memory, without I/O and without taking a lock that the backend's event
+     * threads may hold while they report events: the engine calls it under its own monitor.
+     *
      * @return whether the lease is known to be lost
      */
     boolean isLost();

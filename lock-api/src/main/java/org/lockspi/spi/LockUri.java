@@ -21,7 +21,9 @@ import java.util.regex.Pattern;
  * {@code redis://:secret@cache:6379/0?leaseTime=30s}. Immutable.
  *
  * <p>Several hosts are allowed (a ZooKeeper ensemble), so the authority is not a {@link java.net.URI} server
- * authority. User, password and parameter values are percent-decoded. A parameter may appear once.
+ * authority. User, password and parameter values are percent-decoded. A parameter may appear once. A trailing
+ * {@code '/'} of the path is dropped; empty path segments are refused, and so is an {@code '@'} anywhere but at
+ * the end of the user info (a password with an unencoded {@code '/'}, {@code '?'}, {@code '#'} or {@code '@'}).
  *
  * <p>Credentials never leave this object by accident: {@link #toString()} masks the password, and every
  * exception message built here uses that form.
@@ -65,6 +67,13 @@ public final class LockUri {
                     + "scheme://[user[:password]@]host[:port][,host[:port]...][/path][?key=value&...]: "
                     + maskRaw(uri));
         }
+        // An '@' outside the user info means a password with an unencoded '/', '?', '#' or '@': refuse it, or
+        // a piece of the password would be taken for a host, path or parameter and show in messages.
+        int userInfoEnd = m.group(2) == null ? -1 : m.end(2);
+        if (uri.strip().indexOf('@', userInfoEnd + 1) >= 0) {
+            throw new IllegalArgumentException("malformed lock URI, '@' outside the user info (percent-encode '@', "
+                    + "'/', '?' and '#' in user and password as %40, %2F, %3F and %23): " + maskRaw(uri));
+        }
         String scheme = m.group(1).toLowerCase(Locale.ROOT);
         String user = null;
         String password = null;
@@ -96,8 +105,11 @@ public final class LockUri {
             hosts.add(host);
         }
         String path = m.group(4) == null ? "" : m.group(4);
-        if (path.equals("/")) {
-            path = "";
+        if (path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1); // "/" -> "", "/app/" -> "/app"
+        }
+        if (path.contains("//") || path.endsWith("/")) {
+            throw new IllegalArgumentException("empty path segment in lock URI: " + maskRaw(uri));
         }
         Map<String, String> parameters = new LinkedHashMap<>();
         if (m.group(5) != null && !m.group(5).isEmpty()) {
@@ -302,12 +314,20 @@ public final class LockUri {
 
     /** The raw text with anything between "://" and '@' masked, for messages about text that did not parse. */
     private static String maskRaw(String uri) {
-        int start = uri.indexOf("://");
         int at = uri.lastIndexOf('@');
-        if (start < 0 || at < start) {
+        if (at < 0) {
             return uri;
         }
-        return uri.substring(0, start + 3) + "***" + uri.substring(at);
+        // Keep the scheme when it can be told apart; mask everything after it up to the last '@' in any case,
+        // also in text too malformed to say where the user info is ("redis:/:pw@h", "redis//:pw@h").
+        int start = uri.indexOf("://");
+        int from = start >= 0 && start < at ? start + 3 : 0;
+        if (from == 0) {
+            int colon = uri.indexOf(':');
+            int slash = uri.indexOf('/');
+            from = colon >= 0 && colon < at && (slash < 0 || colon < slash) ? colon + 1 : 0;
+        }
+        return uri.substring(0, from) + "***" + uri.substring(at);
     }
 
     private static String decode(String text, String uri) {

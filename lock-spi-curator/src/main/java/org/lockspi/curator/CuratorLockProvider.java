@@ -60,7 +60,11 @@ import org.lockspi.spi.LockUri;
  *
  * <h2>An application's own client</h2>
  * {@link #open(CuratorFramework)} builds a service on a started {@code CuratorFramework} and its namespace; closing
- * that service frees its locks but leaves the client open.
+ * that service frees its locks but leaves the client open. Two guards apply only to the clients this provider builds
+ * from a URI, because they are set when a client is built: an interrupt that lands while a lock node's create is
+ * in flight waits for the reply so the node is known and deleted (on an application's client such a node stays
+ * until its session ends), and Curator's retries stop at an acquisition's deadline (an application's client retries
+ * by its own policy, which may keep a timed acquisition past its deadline during an outage).
  */
 public final class CuratorLockProvider implements LockProvider {
     /** The provider's name: {@value}. */

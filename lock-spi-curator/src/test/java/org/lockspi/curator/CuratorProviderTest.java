@@ -411,7 +411,7 @@ class CuratorProviderTest extends ZkTestSupport {
 
     @Test
     void serverRestartSuspendsThenRestoresAndTokensKeepGrowing() throws Exception {
-        LockService a = open();
+        LockService a = open("5s");
         Lease held = a.mutex("restart").acquire();
         BlockingQueue<LeaseState> states = new ArrayBlockingQueue<>(10);
         held.addListener((lease, previous, current) -> states.add(current));
@@ -427,6 +427,41 @@ class CuratorProviderTest extends ZkTestSupport {
         try (Lease next = a.mutex("restart").acquire(WAIT)) {
             assertTrue(next.fencingToken() > before, next.fencingToken() + " <= " + before);
         }
+    }
+
+    @Test
+    void timedWaitDuringOutageEndsNearItsDeadline() throws Exception {
+        LockService a = open("5s");
+        LockService b = open("5s");
+        Lease held = a.mutex("outage").acquire();
+        BlockingQueue<Object> outcome = new ArrayBlockingQueue<>(1);
+        Duration timeout = Duration.ofMillis(1500);
+        Thread t = new Thread(() -> {
+            try {
+                outcome.add(b.mutex("outage").tryAcquire(timeout));
+            } catch (Throwable e) {
+                outcome.add(e);
+            }
+        });
+        long start = System.nanoTime();
+        t.start();
+        awaitResidue(path("outage"), 2);
+        server.stop();
+        try {
+            Object result = outcome.poll(20, TimeUnit.SECONDS);
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            // Curator waits for the connection per operation (connectTimeout, 2 s here): the operation running
+            // when the deadline passes, the one retry begun before it, and the clean-up delete may each wait once
+            assertTrue(millis < timeout.toMillis() + 3 * 2000 + 1000, "took " + millis + " ms");
+            assertTrue(Optional.empty().equals(result) || result instanceof LockConnectionException,
+                    String.valueOf(result));
+        } finally {
+            server.startAgain();
+        }
+        // back within the session timeout: the holder's session and lease survive, the waiter's node goes
+        awaitResidue(path("outage"), 1);
+        held.release();
+        awaitResidue(path("outage"), 0);
     }
 
     // ---- an application's own client ------------------------------------------------------------------------------

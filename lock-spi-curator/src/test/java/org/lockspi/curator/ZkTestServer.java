@@ -48,6 +48,11 @@ final class ZkTestServer implements AutoCloseable {
         }
     }
 
+    /** Starts a server stopped by {@link #stop()} on the same port with the same data. */
+    void startAgain() {
+        start();
+    }
+
     String connectString() {
         return "127.0.0.1:" + port;
     }
@@ -95,7 +100,8 @@ final class ZkTestServer implements AutoCloseable {
         start();
     }
 
-    private void stop() {
+    /** Stops the server, keeping its data and port for {@link #startAgain()}. */
+    void stop() {
         factory.shutdown();
         server.shutdown();
     }

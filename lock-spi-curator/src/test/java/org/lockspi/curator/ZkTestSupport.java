@@ -42,6 +42,12 @@ abstract class ZkTestSupport {
         return closeLater(Locks.open(uri(), "curator"));
     }
 
+    /** @param sessionTimeout a longer session, for tests that must survive a server restart on a busy machine */
+    LockService open(String sessionTimeout) {
+        return closeLater(Locks.open(uri().replace("sessionTimeout=2s", "sessionTimeout=" + sessionTimeout),
+                "curator"));
+    }
+
     <T extends AutoCloseable> T closeLater(T closeable) {
         opened.add(closeable);
         return closeable;
@@ -56,7 +62,7 @@ abstract class ZkTestSupport {
         List<Thread> found = new ArrayList<>();
         for (Thread t : Thread.getAllStackTraces().keySet()) {
             String n = t.getName();
-            if (t.isAlive() && (n.contains("SendThread") || n.contains("EventThread") || n.startsWith("Curator-"))) {
+            if (t.isAlive() && (n.contains("SendThread") || n.contains("EventThread") || n.startsWith("Curator-") || n.startsWith("lockspi-curator-"))) {
                 found.add(t);
             }
         }

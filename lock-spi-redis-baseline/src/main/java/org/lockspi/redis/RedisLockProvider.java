@@ -42,10 +42,12 @@ import org.lockspi.spi.LockUri;
  * Credentials never appear in messages or {@code toString()}.
  *
  * <h2>Keys</h2>
- * A lock named {@code N} uses {@code <keyPrefix>{N}} (exclusive holder's owner token, expiring with the lease),
- * {@code <keyPrefix>{N}:read} and {@code <keyPrefix>{N}:sem} (sorted sets of owner tokens scored by expiry, for
- * readers and semaphore permits) and {@code <keyPrefix>{N}:fence} (the fencing counter, never expiring). The
- * braces are a Redis Cluster hash tag: all keys of one lock share a slot.
+ * A lock named {@code N} uses {@code <keyPrefix>{N}} (the exclusive holder's owner token, expiring with the
+ * lease), {@code <keyPrefix>{N}:read} and {@code <keyPrefix>{N}:sem} (sorted sets of owner tokens scored by
+ * expiry, for readers and semaphore permits), {@code <keyPrefix>{N}:wwait} (waiting writers, which new readers
+ * let pass), {@code <keyPrefix>{N}:wait:<owner token>} (one short-lived key per waiting acquisition) and
+ * {@code <keyPrefix>{N}:fence} (the fencing counter, never expiring). The braces are a Redis Cluster hash tag:
+ * all keys of one lock share a slot.
  *
  * <h2>Guarantees, and what they depend on</h2>
  * <ul>
@@ -110,7 +112,8 @@ public final class RedisLockProvider implements LockProvider {
     }
 
     /**
-     * Connects to the Redis instance and checks it answers PING within {@code connectTimeout}.
+     * Connects to the Redis instance within {@code connectTimeout} and checks that it answers a PING within
+     * {@code socketTimeout}; never waits longer than the two together.
      *
      * @throws IllegalArgumentException                  if a parameter is malformed or out of range, the URI names
      *                                                   several hosts or its path is not a database number

@@ -82,18 +82,21 @@ final class ChildHolder implements AutoCloseable {
     /** SIGKILL: the JVM dies at once, running no shutdown hook and releasing nothing. */
     void kill() throws InterruptedException {
         process.destroyForcibly();
-        process.waitFor(10, TimeUnit.SECONDS);
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            fail("the child " + process.pid() + " did not die within 10 s of SIGKILL");
+        }
     }
 
+    /** Kills the child if it still runs (a stopped child dies of SIGKILL too). */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (process.isAlive()) {
+            process.destroyForcibly();
             try {
-                signal("CONT");
-            } catch (IOException e) {
-                // it is killed next anyway
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-            kill();
         }
     }
 }

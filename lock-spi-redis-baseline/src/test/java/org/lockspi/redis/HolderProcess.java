@@ -1,6 +1,7 @@
 package org.lockspi.redis;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -17,7 +18,7 @@ public final class HolderProcess {
     private HolderProcess() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) throws IOException, InterruptedException {
         String uri = args[0];
         String name = args[1];
         try (LockService service = Locks.open(uri, new RedisLockProvider())) {

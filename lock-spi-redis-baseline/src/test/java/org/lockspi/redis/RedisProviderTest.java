@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,6 +81,8 @@ class RedisProviderTest {
         try (LockService service = Locks.open(redis.uri() + "?" + PARAMETERS)) {
             assertEquals(RedisLockProvider.NAME, service.providerName());
         }
+        String version = new RedisLockProvider().version();
+        assertTrue(version.matches("\\d+\\.\\d+.*"), "version from the build: " + version);
     }
 
     @Test
@@ -93,7 +96,7 @@ class RedisProviderTest {
             long start = System.nanoTime();
             try (Lease lease = lock.acquire(Duration.ofSeconds(10))) {
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
-                assertTrue(took.compareTo(LEASE.plusSeconds(1)) <= 0, "freed only after " + took);
+                assertTrue(took.compareTo(LEASE.plusSeconds(2)) <= 0, "freed only after " + took);
                 assertTrue(lease.fencingToken() > childToken,
                         "token " + lease.fencingToken() + " not above the killed holder's " + childToken);
             }
@@ -101,7 +104,7 @@ class RedisProviderTest {
     }
 
     @Test
-    void pausedHolderLosesTheLockAndItsLateReleaseLeavesTheNewHolderAlone() throws Exception {
+    void pausedHolderLosesTheLockAndItsLateReleaseLeavesTheNewHolderAlone() throws IOException, InterruptedException {
         String name = name("paused");
         LockService service = client();
         Acquirable lock = service.nonReentrantMutex(name);
@@ -162,6 +165,28 @@ class RedisProviderTest {
     }
 
     @Test
+    void readAndSemaphoreLeasesAreRenewedToo() throws InterruptedException {
+        String rw = name("renewed-read");
+        String sem = name("renewed-sem");
+        LockService holder = client();
+        Lease read = holder.readWriteLock(rw).readLock().acquire(Duration.ofSeconds(5));
+        Lease permit = holder.semaphore(sem, 1).acquire(Duration.ofSeconds(5));
+        LockService other = client();
+        // Twice the lease time: a reader or permit that is not renewed would drop out of its sorted set.
+        assertTrue(other.readWriteLock(rw).writeLock().tryAcquire(LEASE.multipliedBy(2)).isEmpty(),
+                "a writer got in past a renewed reader");
+        assertTrue(other.semaphore(sem, 1).tryAcquire().isEmpty(), "a second permit of one was granted");
+        assertEquals(LeaseState.HELD, read.state());
+        assertEquals(LeaseState.HELD, permit.state());
+        read.release();
+        permit.release();
+        other.readWriteLock(rw).writeLock().acquire(Duration.ofSeconds(5)).release();
+        other.semaphore(sem, 1).acquire(Duration.ofSeconds(5)).release();
+        assertEquals(List.of(), redis.residue(rw));
+        assertEquals(List.of(), redis.residue(sem));
+    }
+
+    @Test
     void serverDownLongerThanTheLeaseMakesLeasesUncertainThenLost() throws InterruptedException {
         String name = name("down");
         LockService service = client();
@@ -218,6 +243,7 @@ class RedisProviderTest {
     void keyPrefixIsHonoured() throws InterruptedException {
         String name = name("prefixed");
         try (Lease lease = client(PARAMETERS + "&keyPrefix=app1:").mutex(name).acquire(Duration.ofSeconds(5))) {
+            assertEquals(LeaseState.HELD, lease.state());
             assertNotNull(value("app1:{" + name + "}"));
             assertEquals(List.of(), redis.residue(name), "the default prefix was used");
         }

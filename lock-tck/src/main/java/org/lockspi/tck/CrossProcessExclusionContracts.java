@@ -36,7 +36,8 @@ public interface CrossProcessExclusionContracts extends TckContext {
 
     @Test
     @Timeout(180)
-    @DisplayName("§10.2 non-reentrant mutex: another JVM and this one never hold it at once, and every pass is counted")
+    @DisplayName("§10.2 non-reentrant mutex: another JVM and this one never hold it at once, and every pass is "
+            + "counted")
     default void nonReentrantMutexExcludesAcrossProcesses() throws IOException, InterruptedException {
         requireFeature(LockFeature.NON_REENTRANT_MUTEX);
         requireCapability(TckBackend.Capability.OTHER_PROCESSES);

@@ -10,7 +10,8 @@ import org.lockspi.tck.internal.Ports;
 /**
  * A server someone else runs, given by URI, for example with {@code -Dlockspi.tck.uri=zookeeper://zk1:2181/tck}.
  * It offers none of the {@link Capability capabilities} that look behind the provider's back (those contracts
- * are skipped), only {@link Capability#OTHER_PROCESSES}; the other contracts run as against an embedded server. Closing it leaves the server alone.
+ * are skipped), only {@link Capability#OTHER_PROCESSES}; the other contracts run as against an embedded server.
+ * Closing it leaves the server alone.
  *
  * <p>Use a path (ZooKeeper) or database (Redis) reserved for the TCK: the contracts create and delete locks there.
  */

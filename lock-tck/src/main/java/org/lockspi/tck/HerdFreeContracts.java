@@ -22,9 +22,10 @@ import org.lockspi.LockFeature;
 import org.lockspi.tck.internal.Poll;
 
 /**
- * §14.2 Herd-free waiting: with N waiters queued the server holds exactly N watches on the lock (each waiter
- * watches one node, the one before it), and a release wakes one waiter only: it acquires, the others keep
- * waiting, and one watch is gone. The hand-over is followed down the whole queue.
+ * §14.2 Herd-free waiting: with N waiters queued the server holds exactly N watches on the lock, one on each
+ * entry but the last (each waiter watches the one before it, not the holder, not the parent), and a release
+ * wakes one waiter only: it acquires, the others keep waiting, and one watch is gone. The hand-over is followed
+ * down the whole queue.
  */
 public interface HerdFreeContracts extends TckContext {
 
@@ -40,6 +41,8 @@ public interface HerdFreeContracts extends TckContext {
         String name = uniqueName("herd");
         Lease held = openClient().mutex(name).acquire(Duration.ofSeconds(10));
         Poll.until("entries of '" + name + "'", 1, () -> backend().residue(name).size(), Duration.ofSeconds(5));
+        // the queue as the server shows it: the holder's entry, then each waiter's in the order they enqueued
+        List<String> queue = new ArrayList<>(backend().residue(name));
 
         List<CountDownLatch> acquired = new ArrayList<>();
         List<CountDownLatch> proceed = new ArrayList<>();
@@ -61,9 +64,14 @@ public interface HerdFreeContracts extends TckContext {
                 }));
                 Poll.until("entries of '" + name + "' with waiter " + i + " enqueued", i + 2,
                         () -> backend().residue(name).size(), Duration.ofSeconds(10));
+                List<String> entries = new ArrayList<>(backend().residue(name));
+                entries.removeAll(queue);
+                assertEquals(1, entries.size(), "one new entry for waiter " + i + ": " + entries);
+                queue.add(entries.get(0));
             }
             Poll.until("watches on '" + name + "' with " + waiters + " waiters", waiters,
                     () -> backend().watchCount(name), Duration.ofSeconds(10));
+            assertEachWatchesItsPredecessor(name, queue);
 
             held.release();
             for (int i = 0; i < waiters; i++) {
@@ -78,6 +86,8 @@ public interface HerdFreeContracts extends TckContext {
                 }
                 assertEquals(left + 1, backend().residue(name).size(), "entries: the holder and " + left
                         + " waiters");
+                queue.remove(0);
+                assertEachWatchesItsPredecessor(name, queue);
                 proceed.get(i).countDown();
                 done.get(i).get(10, TimeUnit.SECONDS);
             }
@@ -87,6 +97,26 @@ public interface HerdFreeContracts extends TckContext {
             proceed.forEach(CountDownLatch::countDown);
             pool.shutdownNow();
             assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), "waiter threads ended");
+        }
+    }
+
+    /**
+     * Each entry of the queue but the last has exactly one watch (its successor's), the last none, counted with
+     * {@link TckBackend#watchCount(String)} on the lock's name extended by the entry's path below the lock. Done
+     * where the entries are paths below the lock's name (ZooKeeper), as a refinement of the total count.
+     */
+    private void assertEachWatchesItsPredecessor(String name, List<String> queue) {
+        for (int k = 0; k < queue.size(); k++) {
+            String entry = queue.get(k);
+            int at = entry.indexOf("/" + name + "/");
+            if (at < 0) {
+                return; // not a path below the lock: the total count is all the backend can tell
+            }
+            String node = entry.substring(at + 1);
+            int expected = k < queue.size() - 1 ? 1 : 0;
+            String role = k == 0 ? "the holder" : "waiter " + k + " in line";
+            Poll.until("watches on " + role + "'s entry " + entry + " (queue " + queue + ")", expected,
+                    () -> backend().watchCount(node), Duration.ofSeconds(10));
         }
     }
 }

@@ -148,6 +148,11 @@ public interface LeaseLossContracts extends TckContext {
             assertEquals(1, before.size(), "one entry, the new holder's: " + before);
         }
 
+        // the late release must be harmless also once the old client is connected again (a new session)
+        Acquirable probeLock = HolderMain.lock(oldClient, uniqueName("loss-probe"), kind);
+        try (Lease probe = probeLock.acquire(crashReleaseBound())) {
+            assertEquals(LeaseState.HELD, probe.state(), "the old client serves again");
+        }
         assertDoesNotThrow(old::release, "releasing a LOST lease is harmless");
         assertTrue(old.state().isTerminal(), "the old lease stays ended: " + old.state());
 

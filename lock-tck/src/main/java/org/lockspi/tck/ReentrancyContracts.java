@@ -154,7 +154,7 @@ public interface ReentrancyContracts extends TckContext {
     }
 
     @Test
-    @DisplayName("§4.6 asJavaLock(): lock, tryLock and unlock work; unlock without a hold throws IllegalMonitorStateException")
+    @DisplayName("§4.6 asJavaLock(): lock, tryLock (an over-long wait meaning no limit) and unlock work; unlock without a hold throws IllegalMonitorStateException")
     default void javaLockView() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
         String name = uniqueName("java-lock");
@@ -167,7 +167,8 @@ public interface ReentrancyContracts extends TckContext {
         assertTrue(lock.isHeldByCurrentThread());
         assertTrue(view.tryLock(), "nested tryLock()");
         assertTrue(view.tryLock(1, TimeUnit.SECONDS), "nested tryLock(time, unit)");
-        assertEquals(3, lock.holdCount());
+        assertTrue(view.tryLock(Long.MAX_VALUE, TimeUnit.DAYS), "tryLock(Long.MAX_VALUE, DAYS), an unlimited wait");
+        assertEquals(4, lock.holdCount());
         assertFalse(other.asJavaLock().tryLock(), "another client's tryLock() got a held lock");
         assertFalse(other.asJavaLock().tryLock(100, TimeUnit.MILLISECONDS), "the same with a timeout");
         Throwable foreign = Async.start("foreign-unlock", () -> {
@@ -175,9 +176,9 @@ public interface ReentrancyContracts extends TckContext {
             return null;
         }).failure(BOUND);
         assertTrue(foreign instanceof IllegalMonitorStateException, "unlock() by a non-holding thread: " + foreign);
-        view.unlock();
-        view.unlock();
-        view.unlock();
+        for (int i = 0; i < 4; i++) {
+            view.unlock();
+        }
         assertEquals(0, lock.holdCount());
         assertThrows(IllegalMonitorStateException.class, view::unlock, "unlock() after the last unlock()");
         assertTrue(other.asJavaLock().tryLock(WAIT.toMillis(), TimeUnit.MILLISECONDS), "lock not freed by unlock()");

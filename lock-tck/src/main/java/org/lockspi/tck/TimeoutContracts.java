@@ -163,7 +163,7 @@ public interface TimeoutContracts extends TckContext {
     }
 
     @Test
-    @DisplayName("§5.6 a thread interrupted before it calls acquire fails at once, even for a free lock")
+    @DisplayName("§5.6 a thread interrupted before it calls acquire fails at once, even for a free lock or one it holds")
     default void interruptedBeforeAcquire() throws Exception {
         for (Kind kind : requireSomeKind(provider())) {
             String name = uniqueName("pre-interrupt-" + kind);
@@ -192,6 +192,23 @@ public interface TimeoutContracts extends TckContext {
             Optional<Lease> other = kind.of(openClient(), name).tryAcquire();
             assertTrue(other.isPresent(), kind + ": the lock is taken after interrupted acquisitions");
             other.get().release();
+        }
+        if (provider().features().contains(LockFeature.REENTRANT_MUTEX)) {
+            // A thread that already holds the lock is no exception: a nested acquire is a blocking method too.
+            DistributedLock mutex = openClient().mutex(uniqueName("pre-interrupt-nested"));
+            try (Lease held = mutex.acquire(WAIT)) {
+                try {
+                    Thread.currentThread().interrupt();
+                    throwsWithin(InterruptedException.class, BOUND, "nested acquire() when interrupted", mutex::acquire);
+                    assertFalse(Thread.currentThread().isInterrupted(), "nested acquire() left the interrupt flag set");
+                    Thread.currentThread().interrupt();
+                    throwsWithin(InterruptedException.class, BOUND, "nested tryAcquire(timeout) when interrupted",
+                            () -> mutex.tryAcquire(WAIT));
+                } finally {
+                    Thread.interrupted();
+                }
+                assertEquals(1, mutex.holdCount(), "a refused nested acquisition changed the hold count");
+            }
         }
     }
 

@@ -5,7 +5,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
@@ -40,7 +44,11 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     /** How long close() waits for interrupted acquisitions to clean up before it ends the session. */
     private static final long CLOSE_WAIT_MILLIS = 10_000;
 
+    private static final AtomicInteger CLIENTS = new AtomicInteger();
+
     private final CuratorFramework client;
+    /** The client's notify thread, for a client of our own; null on an application's client. */
+    private final ExecutorService notifier;
     private final boolean ownsClient;
     private final String basePath;
     private final BackendEvents events;
@@ -50,6 +58,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     private final Set<CuratorLease> live = ConcurrentHashMap.newKeySet();
     private final Object sessions = new Object();
     private long currentSession; // guarded by sessions; 0 if unknown
+    private boolean suspended; // guarded by sessions: SUSPENDED or LOST seen, RECONNECTED not yet
     private final Set<Long> deadSessions = new HashSet<>(); // guarded by sessions
 
     private final Object gate = new Object();
@@ -57,10 +66,11 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     private final Set<Thread> interruptedByClose = new HashSet<>(); // guarded by gate
     private volatile boolean closed;
 
-    private CuratorBackend(CuratorFramework client, boolean ownsClient, String basePath, BackendEvents events,
-                           String description) {
+    private CuratorBackend(CuratorFramework client, ExecutorService notifier, String basePath,
+                           BackendEvents events, String description) {
         this.client = client;
-        this.ownsClient = ownsClient;
+        this.notifier = notifier;
+        this.ownsClient = notifier != null;
         this.basePath = basePath;
         this.events = events;
         this.description = description;
@@ -80,21 +90,35 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     public static CuratorBackend connect(LockUri uri, BackendEvents events) {
         Settings settings = Settings.of(uri);
         String where = "ZooKeeper at " + uri.hostList();
-        CuratorFramework client = settings.newClient();
+        int id = CLIENTS.incrementAndGet();
+        // ZooKeeper's event thread may deliver a last watch after close: drop its wake-up quietly then
+        ExecutorService notifier = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "lockspi-curator-notify-" + id);
+                    t.setDaemon(true);
+                    return t;
+                }, new ThreadPoolExecutor.DiscardPolicy());
+        CuratorFramework client;
+        try {
+            client = settings.newClient(notifier);
+        } catch (RuntimeException e) {
+            notifier.shutdownNow();
+            throw e;
+        }
         try {
             client.start();
             if (!client.blockUntilConnected((int) settings.connectTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new LockConnectionException("cannot connect to " + where + " within "
                         + settings.connectTimeout + " (connectTimeout)");
             }
-            return new CuratorBackend(client, true, settings.basePath(), events, uri.toString());
+            return new CuratorBackend(client, notifier, settings.basePath(), events, uri.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             LockConnectionException failure = new LockConnectionException("interrupted while connecting to " + where, e);
-            closeQuietly(client, failure);
+            closeQuietly(client, notifier, failure);
             throw failure;
         } catch (RuntimeException e) {
-            closeQuietly(client, e);
+            closeQuietly(client, notifier, e);
             throw e instanceof LockConnectionException || e instanceof IllegalArgumentException ? e
                     : new LockConnectionException("cannot connect to " + where + ": " + e, e);
         }
@@ -124,7 +148,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             Thread.currentThread().interrupt();
             throw new LockConnectionException("interrupted while waiting for the Curator client: " + description, e);
         }
-        return new CuratorBackend(client, false, basePath, events, description);
+        return new CuratorBackend(client, null, basePath, events, description);
     }
 
     /**
@@ -149,9 +173,11 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             checkOpen();
             waiting.add(me);
         }
+        DeadlineRetry.begin(deadline);
         try {
             CuratorLease lease;
             try {
+                awaitConnection(request, deadline);
                 lease = acquireOnServer(request, path, deadline, me);
             } catch (InterruptedException e) {
                 Thread.interrupted();
@@ -177,6 +203,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             }
             return lease;
         } finally {
+            DeadlineRetry.clear();
             synchronized (gate) {
                 waiting.remove(me);
                 if (interruptedByClose.remove(me)) {
@@ -184,6 +211,23 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
                 }
                 gate.notifyAll();
             }
+        }
+    }
+
+    /**
+     * While the connection is down Curator would wait for it, per operation and per retry, past any deadline: wait
+     * here instead, at most the client's connection timeout and never past the deadline.
+     */
+    private void awaitConnection(AcquireRequest request, Deadline deadline) throws InterruptedException {
+        if (client.getZookeeperClient().isConnected()) {
+            return;
+        }
+        long wait = Math.min(deadline.remainingMillis(), client.getZookeeperClient().getConnectionTimeoutMs());
+        if (wait > 0 && client.blockUntilConnected((int) wait, TimeUnit.MILLISECONDS)) {
+            return;
+        }
+        if (!client.getZookeeperClient().isConnected()) {
+            throw new LockConnectionException("not connected, cannot acquire " + request + " on " + description);
         }
     }
 
@@ -307,9 +351,15 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         return lease;
     }
 
-    /** Records a granted lease, unless its session is already known dead. */
+    /**
+     * Records a granted lease, unless its session is already known dead. A grant proves the connection is up; if
+     * Curator's RECONNECTED is still queued, the reconciliation happens now, so the lease is not born UNCERTAIN.
+     */
     private void register(CuratorLease lease) {
         synchronized (sessions) {
+            if (suspended && client.getZookeeperClient().isConnected()) {
+                reconcile();
+            }
             if (lease.isLost() || deadSessions.contains(lease.session)) {
                 lease.markLost();
                 return;
@@ -331,43 +381,50 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
 
     @Override
     public void stateChanged(CuratorFramework changed, ConnectionState state) {
-        switch (state) {
-            case SUSPENDED:
-                events.connectionSuspended();
-                break;
-            case LOST:
-                // the session expired (told by the server, or injected by Curator once the session timeout passed
-                // while suspended): every node of that session is gone or about to be
-                List<CuratorLease> lost;
-                synchronized (sessions) {
+        // BackendEvents never block nor call back, so they are called under the lock that orders them
+        synchronized (sessions) {
+            switch (state) {
+                case SUSPENDED:
+                    suspended = true;
+                    events.connectionSuspended();
+                    break;
+                case LOST:
+                    // the session expired (told by the server, or injected by Curator once the session timeout
+                    // passed while suspended): every node of that session is gone or about to be
+                    suspended = true;
                     if (currentSession != 0) {
                         deadSessions.add(currentSession);
                     }
-                    lost = takeLost(lease -> deadSessions.contains(lease.session));
-                }
-                lost.forEach(events::leaseLost);
-                break;
-            case CONNECTED:
-            case RECONNECTED: {
-                long now = sessionId();
-                List<CuratorLease> gone;
-                synchronized (sessions) {
-                    if (now != 0 && now != currentSession) {
-                        if (currentSession != 0) {
-                            deadSessions.add(currentSession);
-                        }
-                        currentSession = now;
-                    }
-                    // a new session owns none of the old nodes: Curator's mutex still calls itself acquired
-                    gone = takeLost(lease -> now != 0 && lease.session != now);
-                }
-                gone.forEach(events::leaseLost);
-                events.connectionRestored();
-                break;
+                    takeLost(lease -> deadSessions.contains(lease.session)).forEach(events::leaseLost);
+                    break;
+                case CONNECTED:
+                case RECONNECTED:
+                    reconcile();
+                    break;
+                default:
+                    break; // READ_ONLY: this provider does not ask for read-only mode
             }
-            default:
-                break; // READ_ONLY: this provider does not ask for read-only mode
         }
+    }
+
+    /**
+     * The connection is up: leases whose node belongs to an earlier session are lost (Curator's mutex still calls
+     * itself acquired), the others held again. Caller holds {@code sessions}.
+     */
+    private void reconcile() {
+        long now = sessionId();
+        if (now == 0) {
+            return;
+        }
+        if (now != currentSession) {
+            if (currentSession != 0) {
+                deadSessions.add(currentSession);
+            }
+            currentSession = now;
+        }
+        takeLost(lease -> lease.session != now).forEach(events::leaseLost);
+        suspended = false;
+        events.connectionRestored();
     }
 
     /** Marks and removes the live leases that match. Caller holds {@code sessions}. */
@@ -402,6 +459,9 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
      * order, so once this returns that delete is done.
      */
     private void settle(String path) {
+        if (!client.getZookeeperClient().isConnected()) {
+            return; // nothing goes out now; Curator's guaranteed deletes retry in the background
+        }
         try {
             client.checkExists().forPath(path);
         } catch (Exception e) {
@@ -499,7 +559,11 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         client.getConnectionStateListenable().removeListener(this);
         if (ownsClient) {
             live.clear();
-            client.close(); // ends the session: the server deletes every node of ours
+            try {
+                client.close(); // ends the session: the server deletes every node of ours
+            } finally {
+                notifier.shutdownNow();
+            }
             return;
         }
         // the application's client lives on: delete our nodes, and only ours
@@ -524,11 +588,13 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         }
     }
 
-    private static void closeQuietly(CuratorFramework client, Exception failure) {
+    private static void closeQuietly(CuratorFramework client, ExecutorService notifier, Exception failure) {
         try {
             client.close();
         } catch (RuntimeException e) {
             failure.addSuppressed(e);
+        } finally {
+            notifier.shutdownNow();
         }
     }
 

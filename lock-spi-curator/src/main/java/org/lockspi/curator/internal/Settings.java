@@ -3,6 +3,7 @@ package org.lockspi.curator.internal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -58,13 +59,18 @@ public final class Settings {
         return new Settings(uri);
     }
 
-    /** @return an unstarted client for these settings, without a namespace */
-    CuratorFramework newClient() {
+    /**
+     * @param notifier runs Curator's watcher wake-ups; Curator never shuts down the one it would make itself
+     * @return an unstarted client for these settings, without a namespace
+     */
+    CuratorFramework newClient(Executor notifier) {
         CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
+                .runSafeService(notifier)
+                .zookeeperFactory(SettledCreateZooKeeper.FACTORY)
                 .connectString(uri.hostList())
                 .sessionTimeoutMs(toIntMillis(sessionTimeout))
                 .connectionTimeoutMs(toIntMillis(connectTimeout))
-                .retryPolicy(new ExponentialBackoffRetry(toIntMillis(retryBaseSleep), retryMaxRetries))
+                .retryPolicy(new DeadlineRetry(new ExponentialBackoffRetry(toIntMillis(retryBaseSleep), retryMaxRetries)))
                 // the URI names the ensemble; do not follow the servers' dynamic configuration
                 .ensembleTracker(false);
         if (uri.user().isPresent()) {

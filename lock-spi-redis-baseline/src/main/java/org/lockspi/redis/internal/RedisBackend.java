@@ -41,7 +41,7 @@ public final class RedisBackend implements LockBackend {
     private final String clientId = UUID.randomUUID().toString();
     private final AtomicLong sequence = new AtomicLong();
     private final Set<RedisLease> live = ConcurrentHashMap.newKeySet();
-    /** Acquisitions under way, so that close() can remove their waiting-writer marks. */
+    /** Acquisitions under way, so that close() can remove their waiter marks. */
     private final Set<Attempt> waiting = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService watchdog;
     /** Attempts hold the read lock around their server call; close takes the write lock to wait for them. */
@@ -49,8 +49,8 @@ public final class RedisBackend implements LockBackend {
     private final long leaseMillis;
     private final long leaseNanos;
     private final String leaseArg;
-    /** How long a waiting writer's mark lives unless its next attempt refreshes it, in ms. */
-    private final String waitingWriterArg;
+    /** How long a waiter's marks live unless its next attempt refreshes them, in ms. */
+    private final String waiterArg;
 
     /** Waiters sleep on this; a local release or close bumps {@link #wakeups} and wakes them. */
     private final Object wakeup = new Object();
@@ -68,7 +68,7 @@ public final class RedisBackend implements LockBackend {
         this.leaseMillis = settings.leaseTime().toMillis();
         this.leaseNanos = settings.leaseTime().toNanos();
         this.leaseArg = Long.toString(leaseMillis);
-        this.waitingWriterArg = Long.toString(leaseMillis + 2 * settings.retryMax().toMillis());
+        this.waiterArg = Long.toString(leaseMillis + 2 * settings.retryMax().toMillis());
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "lockspi-redis-watchdog-" + settings.address());
             t.setDaemon(true);
@@ -141,7 +141,8 @@ public final class RedisBackend implements LockBackend {
         final String leaseKey;
         final boolean shared;
         final String ownerToken;
-        /** Whether an attempt may have registered this as a waiting writer, to be removed when giving up. */
+        final String waiterKey;
+        /** Whether an attempt may have marked this as waiting, to be removed when giving up. */
         volatile boolean registered;
 
         Attempt(AcquireRequest request) {
@@ -152,19 +153,22 @@ public final class RedisBackend implements LockBackend {
             this.script = shared ? Scripts.ACQUIRE_SHARED : Scripts.ACQUIRE_EXCLUSIVE;
             this.leaseKey = request.kind() == LockKind.READ ? keys.readers
                     : request.kind() == LockKind.SEMAPHORE ? keys.permits : keys.lock;
+            this.waiterKey = keys.waiter(ownerToken);
             this.scriptKeys = List.of(keys.lock, keys.fence,
-                    request.kind() == LockKind.SEMAPHORE ? keys.permits : keys.readers, keys.waitingWriters);
+                    request.kind() == LockKind.SEMAPHORE ? keys.permits : keys.readers, keys.waitingWriters,
+                    waiterKey);
         }
 
         /** @param mayWait whether the caller will wait if this attempt fails (a writer then says it waits) */
         List<String> args(boolean mayWait) {
+            registered = registered || mayWait;
+            String waitArg = mayWait ? waiterArg : "0";
             switch (request.kind()) {
                 case MUTEX:
                 case NON_REENTRANT_MUTEX:
-                    return List.of(ownerToken, leaseArg, "0", "0");
+                    return List.of(ownerToken, leaseArg, "0", waitArg);
                 case WRITE:
-                    registered = registered || mayWait;
-                    return List.of(ownerToken, leaseArg, "1", mayWait ? waitingWriterArg : "0");
+                    return List.of(ownerToken, leaseArg, "1", waitArg);
                 case READ: {
                     String downgrade = "";
                     BackendLease heldWrite = request.heldWrite();
@@ -175,10 +179,10 @@ public final class RedisBackend implements LockBackend {
                         }
                         downgrade = ((RedisLease) heldWrite).ownerToken;
                     }
-                    return List.of(ownerToken, leaseArg, "0", "1", downgrade);
+                    return List.of(ownerToken, leaseArg, "0", "1", downgrade, waitArg);
                 }
                 case SEMAPHORE:
-                    return List.of(ownerToken, leaseArg, Integer.toString(request.permits()), "0", "");
+                    return List.of(ownerToken, leaseArg, Integer.toString(request.permits()), "0", "", waitArg);
                 default:
                     throw new IllegalArgumentException("unknown lock kind: " + request.kind());
             }
@@ -187,7 +191,7 @@ public final class RedisBackend implements LockBackend {
         /** Removes whatever this attempt may have left on the server. */
         void abandon() {
             redis.eval(Scripts.ABANDON, List.of(keys.lock, leaseKey.equals(keys.lock) ? keys.readers : leaseKey,
-                    keys.waitingWriters), List.of(ownerToken));
+                    keys.waitingWriters, waiterKey), List.of(ownerToken));
         }
     }
 
@@ -230,7 +234,7 @@ public final class RedisBackend implements LockBackend {
         }
     }
 
-    /** Removes a waiting writer's registration, if it made one. */
+    /** Removes a waiter's marks, if it may have made them. */
     private void giveUp(Attempt attempt) {
         if (!attempt.registered) {
             return;
@@ -243,8 +247,8 @@ public final class RedisBackend implements LockBackend {
             attempt.registered = false;
             attempt.abandon();
         } catch (JedisException e) {
-            throw failure("giving up " + attempt.request + " (its waiting-writer mark expires within "
-                    + waitingWriterArg + " ms)", e);
+            throw failure("giving up " + attempt.request + " (its waiter marks expire within "
+                    + waiterArg + " ms)", e);
         } finally {
             inFlight.readLock().unlock();
         }
@@ -274,7 +278,7 @@ public final class RedisBackend implements LockBackend {
             if (result == null) {
                 return null;
             }
-            attempt.registered = false; // the script removed the waiting-writer mark with the acquisition
+            attempt.registered = false; // the script removed the waiter marks with the acquisition
             RedisLease lease = new RedisLease(this, attempt.request.kind(), attempt.request.name(), attempt.leaseKey,
                     attempt.shared, attempt.ownerToken, (Long) result, sentAt);
             live.add(lease);
@@ -512,7 +516,7 @@ public final class RedisBackend implements LockBackend {
                         attempt.abandon();
                     } catch (JedisException e) {
                         if (failure == null) {
-                            failure = new LockConnectionException("closing " + settings + ": some waiting-writer "
+                            failure = new LockConnectionException("closing " + settings + ": some waiter "
                                     + "marks could not be deleted and expire on their own");
                         }
                         failure.addSuppressed(e);

@@ -11,6 +11,9 @@ package org.lockspi.redis.internal;
  *   <li>{@code <prefix>{<name>}:sem}: the same for the permits of a semaphore;</li>
  *   <li>{@code <prefix>{<name>}:wwait}: a sorted set of the owner tokens of waiting writers, scored by expiry,
  *       refreshed by every attempt of the waiting writer; new readers wait while it is not empty;</li>
+ *   <li>{@code <prefix>{<name>}:wait:<owner token>}: one key per waiting acquisition, refreshed by each of its
+ *       attempts and expiring soon after the last (a waiter that dies leaves nothing for long); it makes waiters
+ *       visible to operators and to the conformance kit;</li>
  *   <li>{@code <prefix>{<name>}:fence}: the fencing counter, never expiring.</li>
  * </ul>
  * Names cannot contain {@code ':'}, '{' or '}', so no two names share a key.
@@ -21,6 +24,11 @@ final class RedisKeys {
     final String permits;
     final String fence;
     final String waitingWriters;
+
+    /** @return the key that marks the acquisition with this owner token as waiting */
+    String waiter(String ownerToken) {
+        return lock + ":wait:" + ownerToken;
+    }
 
     RedisKeys(String prefix, String name) {
         this.lock = prefix + "{" + name + "}";

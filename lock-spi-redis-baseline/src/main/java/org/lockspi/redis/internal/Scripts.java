@@ -35,51 +35,63 @@ final class Scripts {
             + "end\n";
 
     /**
-     * Exclusive acquire. KEYS: lock, fence, readers, waiting writers. ARGV: token, lease ms, '1' for a write lock
-     * (no live reader may hold it; a failed attempt registers the token as a waiting writer for the given ms),
-     * ms to register a waiting writer for ('0': do not). Returns the fencing token, or nil if held by someone else.
+     * Exclusive acquire. KEYS: lock, fence, readers, waiting writers, this attempt's waiter key. ARGV: token, lease
+     * ms, '1' for a write lock (no live reader may hold it), ms a failed attempt marks itself as waiting for
+     * ('0': it will not wait). A waiting write lock is also listed among the waiting writers. Returns the fencing
+     * token, or nil if held by someone else.
      */
     static final String ACQUIRE_EXCLUSIVE = PROLOGUE
+            + "local write = ARGV[3] == '1'\n"
             + "local now = 0\n"
+            + "if write then now = nowms() end\n"
             + "local function busy()\n"
             + "  local wait = tonumber(ARGV[4])\n"
             + "  if wait > 0 then\n"
-            + "    redis.call('ZADD', KEYS[4], string.format('%d', now + wait), ARGV[1])\n"
-            + "    keepset(KEYS[4], wait)\n"
+            + "    redis.call('SET', KEYS[5], 'waiting', 'PX', ARGV[4])\n"
+            + "    if write then\n"
+            + "      redis.call('ZADD', KEYS[4], string.format('%d', now + wait), ARGV[1])\n"
+            + "      keepset(KEYS[4], wait)\n"
+            + "    end\n"
             + "  end\n"
             + "  return false\n"
             + "end\n"
-            + "if ARGV[3] == '1' then\n"
-            + "  now = nowms()\n"
+            + "if write then\n"
             + "  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', string.format('%d', now))\n"
             + "  if redis.call('ZCARD', KEYS[3]) > 0 then return busy() end\n"
             + "end\n"
             + "if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return busy() end\n"
-            + "if ARGV[3] == '1' then redis.call('ZREM', KEYS[4], ARGV[1]) end\n"
+            + "redis.call('DEL', KEYS[5])\n"
+            + "if write then redis.call('ZREM', KEYS[4], ARGV[1]) end\n"
             + "return fence(KEYS[2])\n";
 
     /**
-     * Shared acquire (a reader or a semaphore permit). KEYS: lock, fence, sorted set, waiting writers. ARGV: token,
-     * lease ms, limit (0: none), '1' for a reader (no writer may hold the lock and no writer may be waiting), the
-     * owner token of a write lease being downgraded (or ''), which lets the reader in at once. Returns the
+     * Shared acquire (a reader or a semaphore permit). KEYS: lock, fence, sorted set, waiting writers, this
+     * attempt's waiter key. ARGV: token, lease ms, limit (0: none), '1' for a reader (no writer may hold the lock
+     * and no writer may be waiting), the owner token of a write lease being downgraded (or ''), which lets the
+     * reader in at once, ms a failed attempt marks itself as waiting for ('0': it will not wait). Returns the
      * fencing token, or nil if it must wait.
      */
     static final String ACQUIRE_SHARED = PROLOGUE
             + "local now = nowms()\n"
             + "local lease = tonumber(ARGV[2])\n"
+            + "local function busy()\n"
+            + "  if tonumber(ARGV[6]) > 0 then redis.call('SET', KEYS[5], 'waiting', 'PX', ARGV[6]) end\n"
+            + "  return false\n"
+            + "end\n"
             + "redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', string.format('%d', now))\n"
             + "if ARGV[4] == '1' then\n"
             + "  local writer = redis.call('GET', KEYS[1])\n"
             + "  if ARGV[5] == '' or writer ~= ARGV[5] then\n"
-            + "    if writer then return false end\n"
+            + "    if writer then return busy() end\n"
             + "    redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', string.format('%d', now))\n"
-            + "    if redis.call('ZCARD', KEYS[4]) > 0 then return false end\n"
+            + "    if redis.call('ZCARD', KEYS[4]) > 0 then return busy() end\n"
             + "  end\n"
             + "end\n"
             + "local limit = tonumber(ARGV[3])\n"
-            + "if limit > 0 and redis.call('ZCARD', KEYS[3]) >= limit then return false end\n"
+            + "if limit > 0 and redis.call('ZCARD', KEYS[3]) >= limit then return busy() end\n"
             + "redis.call('ZADD', KEYS[3], string.format('%d', now + lease), ARGV[1])\n"
             + "keepset(KEYS[3], lease)\n"
+            + "redis.call('DEL', KEYS[5])\n"
             + "return fence(KEYS[2])\n";
 
     /** Exclusive renew. KEYS: lock. ARGV: token, lease ms. Returns 1 if still ours (and extended), else 0. */
@@ -110,12 +122,13 @@ final class Scripts {
 
     /**
      * Giving up an acquisition: removes whatever the token may have left, whether the last attempt's outcome is
-     * known or not. KEYS: lock, sorted set, waiting writers. ARGV: token.
+     * known or not. KEYS: lock, sorted set, waiting writers, waiter key. ARGV: token.
      */
     static final String ABANDON = ""
             + "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end\n"
             + "redis.call('ZREM', KEYS[2], ARGV[1])\n"
             + "redis.call('ZREM', KEYS[3], ARGV[1])\n"
+            + "redis.call('DEL', KEYS[4])\n"
             + "return 1\n";
 
     /** Shared release. KEYS: sorted set. ARGV: token. Returns 1 if it was there, else 0. */

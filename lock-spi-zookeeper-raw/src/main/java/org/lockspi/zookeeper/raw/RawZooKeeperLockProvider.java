@@ -3,6 +3,7 @@ package org.lockspi.zookeeper.raw;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
+import org.apache.zookeeper.common.PathUtils;
 import org.lockspi.LockConnectionException;
 import org.lockspi.LockFeature;
 import org.lockspi.spi.BackendEvents;
@@ -82,7 +83,8 @@ public final class RawZooKeeperLockProvider implements LockProvider {
     }
 
     /**
-     * @throws IllegalArgumentException if a parameter is malformed or out of range
+     * @throws IllegalArgumentException if a parameter is malformed or out of range, or the path is not a valid
+     *                                  ZooKeeper path
      * @throws LockConnectionException  if no session is established within the connect timeout, or the thread
      *                                  is interrupted meanwhile (its interrupt flag is restored)
      */
@@ -92,6 +94,14 @@ public final class RawZooKeeperLockProvider implements LockProvider {
                 Duration.ofHours(1));
         Duration connectTimeout = uri.duration(CONNECT_TIMEOUT, Duration.ofSeconds(15), Duration.ofMillis(100),
                 Duration.ofMinutes(10));
+        if (!uri.path().isEmpty()) {
+            try {
+                PathUtils.validatePath(uri.path());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("the path of the lock URI is not a valid ZooKeeper path ("
+                        + e.getMessage() + "): " + uri, e);
+            }
+        }
         String digest = uri.user().map(u -> u + ":" + uri.password().orElse("")).orElse(null);
         RawZkOps ops;
         try {

@@ -5,20 +5,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.lockspi.tck.TckBackend;
 import org.lockspi.tck.internal.Ports;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.exceptions.JedisException;
 import redis.embedded.RedisServer;
 import redis.embedded.core.ExecutableProvider;
 
@@ -32,22 +25,15 @@ import redis.embedded.core.ExecutableProvider;
  * data directory of its own, so {@link #restart()} (stop, then start on the same port and directory) keeps every
  * key, the fencing counters included. {@link #close()} stops it and deletes the directory.
  *
- * <p><b>Key layout</b> (that of the {@code redis-baseline} provider with its default {@code keyPrefix}
- * {@value #KEY_PREFIX}): a lock named {@code N} owns {@code lockspi:{N}} (the exclusive holder's owner token),
- * {@code lockspi:{N}:read} (readers), {@code lockspi:{N}:sem} (semaphore permits) and {@code lockspi:{N}:fence}
- * (the fencing counter). {@link #residue(String)} lists every key matching {@code lockspi:{N}*} except the fencing
- * counter (names have no {@code '}'}, so the pattern matches no other lock's keys); {@link #forceLoss(String)}
- * deletes the holder keys, as a lease expiry would.
+ * <p><b>Key layout</b>: see {@link RedisInspector}, which {@link #residue(String)}, {@link #forceLoss(String)}
+ * and {@link #command(String...)} use.
  *
- * <p>Capabilities: INSPECT, FORCE_LOSS, RESTART.
+ * <p>Capabilities: INSPECT, FORCE_LOSS, RESTART, OTHER_PROCESSES.
  */
 public final class EmbeddedRedisBackend implements TckBackend {
 
     /** The system property naming another {@code redis-server} executable, or {@code PATH}: {@value}. */
     public static final String EXECUTABLE_PROPERTY = "lockspi.tck.redis.executable";
-
-    /** The key prefix the provider uses by default, and this backend's key layout assumes: {@value}. */
-    public static final String KEY_PREFIX = "lockspi:";
 
     private static final String HOST = "127.0.0.1";
 
@@ -56,6 +42,7 @@ public final class EmbeddedRedisBackend implements TckBackend {
     private final RedisServer server;
     private final String binary;
     private final String version;
+    private final RedisInspector inspector;
     private boolean closed; // guarded by this
 
     private EmbeddedRedisBackend(int port, Path dataDir, RedisServer server, String binary) {
@@ -63,7 +50,8 @@ public final class EmbeddedRedisBackend implements TckBackend {
         this.dataDir = dataDir;
         this.server = server;
         this.binary = binary;
-        this.version = info("redis_version");
+        this.inspector = new RedisInspector(HOST, port);
+        this.version = inspector.info("redis_version");
     }
 
     /**
@@ -127,25 +115,6 @@ public final class EmbeddedRedisBackend implements TckBackend {
         throw new UncheckedIOException("cannot start redis-server from " + binary, last);
     }
 
-    private Jedis connect() {
-        return new Jedis(new HostAndPort(HOST, port), DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis(5000).socketTimeoutMillis(5000)
-                .clientSetInfoConfig(redis.clients.jedis.ClientSetInfoConfig.DISABLED).build());
-    }
-
-    private String info(String field) {
-        try (Jedis jedis = connect()) {
-            for (String line : jedis.info("server").split("\r?\n")) {
-                if (line.startsWith(field + ":")) {
-                    return line.substring(field.length() + 1).strip();
-                }
-            }
-        } catch (JedisException e) {
-            return "?";
-        }
-        return "?";
-    }
-
     /** @return the port the server listens on */
     public int port() {
         return port;
@@ -173,7 +142,8 @@ public final class EmbeddedRedisBackend implements TckBackend {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART);
+        return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART,
+                Capability.OTHER_PROCESSES);
     }
 
     /**
@@ -181,31 +151,18 @@ public final class EmbeddedRedisBackend implements TckBackend {
      * @return the base key of the lock, {@code lockspi:{name}}
      */
     public static String baseKey(String lockName) {
-        return KEY_PREFIX + "{" + Objects.requireNonNull(lockName, "lockName") + "}";
+        return RedisInspector.baseKey(lockName);
     }
 
     @Override
     public List<String> residue(String lockName) {
-        String base = baseKey(lockName);
-        List<String> keys = new ArrayList<>();
-        try (Jedis jedis = connect()) {
-            for (String key : jedis.keys(globEscape(base) + "*")) {
-                if (!key.equals(base + ":fence")) {
-                    keys.add(key);
-                }
-            }
-        }
-        Collections.sort(keys);
-        return keys;
+        return inspector.residue(lockName);
     }
 
     /** Deletes the lock's holder keys (not its fencing counter): every holder's next renewal finds them gone. */
     @Override
     public void forceLoss(String lockName) {
-        String base = baseKey(lockName);
-        try (Jedis jedis = connect()) {
-            jedis.del(base, base + ":read", base + ":sem");
-        }
+        inspector.forceLoss(lockName);
     }
 
     @Override
@@ -257,10 +214,7 @@ public final class EmbeddedRedisBackend implements TckBackend {
      * @return the reply as Jedis decodes it (byte arrays for bulk strings)
      */
     public Object command(String... command) {
-        try (Jedis jedis = connect()) {
-            return jedis.sendCommand(() -> redis.clients.jedis.util.SafeEncoder.encode(command[0]),
-                    java.util.Arrays.copyOfRange(command, 1, command.length));
-        }
+        return inspector.command(command);
     }
 
     @Override
@@ -292,10 +246,6 @@ public final class EmbeddedRedisBackend implements TckBackend {
     @Override
     public String toString() {
         return description();
-    }
-
-    private static String globEscape(String text) {
-        return text.replaceAll("([*?\\[\\]\\\\])", "\\\\$1");
     }
 
     private static void deleteTree(Path dir) {

@@ -266,7 +266,11 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
         startServer(port);
     }
 
-    /** Counts data watches (set by {@code getData} and {@code exists}) on the lock's path and every path below. */
+    /**
+     * Counts data watches (set by {@code getData} and {@code exists}) on the lock's path and every path below, one
+     * per session and path. {@code lockName} may be extended by a path below the lock, such as
+     * {@code orders/_c_9f1d-lock-0000000003}, to count the watches on that one node.
+     */
     @Override
     public synchronized int watchCount(String lockName) {
         String path = lockPath(lockName);

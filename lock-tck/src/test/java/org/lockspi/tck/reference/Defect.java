@@ -9,5 +9,9 @@ enum Defect {
     /** A timed-out acquisition leaves its queue entry behind: breaks "a timeout leaves nothing behind". */
     LEAK_ON_TIMEOUT,
     /** Waiters are granted newest first while FAIR is declared: breaks FIFO fairness. */
-    LIFO
+    LIFO,
+    /** An interrupted acquisition leaves its queue entry behind: breaks "an interrupt leaves nothing behind". */
+    LEAK_ON_INTERRUPT,
+    /** Each client starts a thread that its close() does not stop: breaks "no thread outlives close()". */
+    LEAK_THREAD
 }

@@ -18,6 +18,16 @@ final class MemBackend implements LockBackend {
         this.events = events;
         this.defect = defect;
         server.connect(this);
+        if (defect == Defect.LEAK_THREAD) {
+            Thread keepAlive = new Thread(() -> {
+                // Outlives close() on purpose; ends with the server so that the test JVM stays tidy.
+                while (!server.isStopped()) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
+                }
+            }, "mem-keepalive-" + server.namespace);
+            keepAlive.setDaemon(true);
+            keepAlive.start();
+        }
     }
 
     @Override

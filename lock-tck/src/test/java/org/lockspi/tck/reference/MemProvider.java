@@ -108,6 +108,22 @@ public class MemProvider implements LockProvider {
         }
     }
 
+    /** Leaves an interrupted acquisition's entry behind. */
+    public static final class LeakOnInterrupt extends MemProvider {
+        /** For ServiceLoader. */
+        public LeakOnInterrupt() {
+            super("mem-leak-on-interrupt", -5, Defect.LEAK_ON_INTERRUPT, FEATURES);
+        }
+    }
+
+    /** Starts a thread per client that close() leaves running. */
+    public static final class LeakThread extends MemProvider {
+        /** For ServiceLoader. */
+        public LeakThread() {
+            super("mem-leak-thread", -6, Defect.LEAK_THREAD, FEATURES);
+        }
+    }
+
     /** Correct, but declares REENTRANT_MUTEX only, so the engine refuses every other feature. */
     public static final class MutexOnly extends MemProvider {
         /** For ServiceLoader. */

@@ -70,6 +70,16 @@ final class MemServer {
         }
     }
 
+    /** @return whether {@link #stop()} was called */
+    boolean isStopped() {
+        lock.lock();
+        try {
+            return stopped;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     void connect(MemBackend client) {
         clients.add(client);
     }
@@ -109,7 +119,9 @@ final class MemServer {
                         changed.awaitNanos(deadline.remainingNanos());
                     }
                 } catch (InterruptedException e) {
-                    remove(entry, defect);
+                    if (defect != Defect.LEAK_ON_INTERRUPT) {
+                        remove(entry, defect);
+                    }
                     throw e;
                 }
             }

@@ -58,6 +58,27 @@ class BrokenProvidersTest {
     }
 
     @Test
+    void leakOnInterruptBreaksCleanInterrupts() {
+        List<String> rules = List.of("§5.5");
+        TckRun broken = TckRun.run(TckRuns.LeakOnInterrupt.class, rules(List.of("§5.4", "§5.5")));
+        assertRules(broken, rules, Status.FAILED, "mem-leak-on-interrupt");
+        assertRules(broken, List.of("§5.4"), Status.SUCCESSFUL, "mem-leak-on-interrupt");
+        TckRun correct = TckRun.run(TckRuns.Reference.class, rules(rules));
+        assertRules(correct, rules, Status.SUCCESSFUL, "mem");
+    }
+
+    @Test
+    void leakedThreadIsCaught() {
+        List<String> rules = List.of("§8.6");
+        TckRun broken = TckRun.run(TckRuns.LeakThread.class, rules(rules));
+        assertRules(broken, rules, Status.FAILED, "mem-leak-thread");
+        assertTrue(broken.rule("§8.6 ").values().iterator().next().throwable.getMessage().contains("mem-keepalive"),
+                "the failure names the leaked thread: " + broken);
+        TckRun correct = TckRun.run(TckRuns.Reference.class, rules(rules));
+        assertRules(correct, rules, Status.SUCCESSFUL, "mem");
+    }
+
+    @Test
     void lifoBreaksFairness() {
         // §14.1 is fairness (FairnessContracts, among the failure contracts).
         Predicate<String> fifo = name -> name.startsWith("§14.1 ");

@@ -54,6 +54,22 @@ final class TckRuns {
         }
     }
 
+    /** Leaks an interrupted acquisition's entry. */
+    static final class LeakOnInterrupt extends MemRun {
+        @Override
+        public LockProvider provider() {
+            return new MemProvider.LeakOnInterrupt();
+        }
+    }
+
+    /** Leaves a thread running after close(). */
+    static final class LeakThread extends MemRun {
+        @Override
+        public LockProvider provider() {
+            return new MemProvider.LeakThread();
+        }
+    }
+
     /** Correct, but declares only REENTRANT_MUTEX: every other feature must be refused and its tests skipped. */
     static final class MutexOnly extends MemRun {
         @Override

@@ -1,0 +1,249 @@
+package org.lockspi.curator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
+import org.apache.curator.framework.recipes.locks.Lease;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.lockspi.LockService;
+
+/**
+ * A plain Curator application (its recipes used directly on absolute paths, no lockspi) and lockspi clients of
+ * this provider contend for the same locks; a detector in the critical sections never sees a forbidden overlap.
+ */
+class CuratorInteropTest extends ZkTestSupport {
+    private static final int ROUNDS = 8;
+    private static final long TIMEOUT_MS = 30_000;
+
+    private final List<CuratorFramework> apps = new ArrayList<>();
+    private ExecutorService pool;
+
+    @BeforeEach
+    void startApps() throws InterruptedException {
+        // two "processes" of the plain application: a client each, no namespace
+        apps.add(CuratorProviderTest.rawClient(null));
+        apps.add(CuratorProviderTest.rawClient(null));
+        pool = Executors.newCachedThreadPool();
+    }
+
+    @AfterEach
+    void stopApps() throws InterruptedException {
+        pool.shutdownNow();
+        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+        apps.forEach(CuratorFramework::close);
+    }
+
+    /** Counts holders; remembers the most seen at once. */
+    private static final class Detector {
+        final AtomicInteger inside = new AtomicInteger();
+        final AtomicInteger most = new AtomicInteger();
+        final AtomicInteger entries = new AtomicInteger();
+
+        void enter() {
+            most.accumulateAndGet(inside.incrementAndGet(), Math::max);
+            entries.incrementAndGet();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2)); // the guarded work
+        }
+
+        void exit() {
+            inside.decrementAndGet();
+        }
+    }
+
+    @FunctionalInterface
+    private interface Round {
+        void run() throws Exception;
+    }
+
+    private void runAll(List<Round> workers) throws Exception {
+        List<Future<?>> done = new ArrayList<>();
+        for (Round worker : workers) {
+            done.add(pool.submit(() -> {
+                for (int i = 0; i < ROUNDS; i++) {
+                    worker.run();
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : done) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void mutexSharedWithInterProcessMutex() throws Exception {
+        String name = "interop-mutex";
+        Detector d = new Detector();
+        LockService s1 = open();
+        LockService s2 = open();
+        List<Round> workers = new ArrayList<>();
+        for (CuratorFramework app : apps) {
+            InterProcessMutex mutex = new InterProcessMutex(app, path(name));
+            workers.add(() -> {
+                assertTrue(mutex.acquire(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+                try {
+                    d.enter();
+                    d.exit();
+                } finally {
+                    mutex.release();
+                }
+            });
+        }
+        for (LockService s : List.of(s1, s2)) {
+            workers.add(() -> {
+                try (org.lockspi.Lease lease = s.mutex(name).acquire(Duration.ofMillis(TIMEOUT_MS))) {
+                    d.enter();
+                    d.exit();
+                }
+            });
+        }
+        runAll(workers);
+        assertEquals(1, d.most.get());
+        assertEquals(4 * ROUNDS, d.entries.get());
+        assertEquals(List.of(), server.residue(path(name)));
+    }
+
+    @Test
+    void readWriteSharedWithInterProcessReadWriteLock() throws Exception {
+        String name = "interop-rw";
+        AtomicInteger readers = new AtomicInteger();
+        AtomicInteger writers = new AtomicInteger();
+        AtomicInteger violations = new AtomicInteger();
+        AtomicInteger mostReaders = new AtomicInteger();
+        Round readWork = () -> {
+            int r = readers.incrementAndGet();
+            mostReaders.accumulateAndGet(r, Math::max);
+            if (writers.get() != 0) {
+                violations.incrementAndGet();
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+            readers.decrementAndGet();
+        };
+        Round writeWork = () -> {
+            if (writers.incrementAndGet() != 1 || readers.get() != 0) {
+                violations.incrementAndGet();
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+            writers.decrementAndGet();
+        };
+        List<Round> workers = new ArrayList<>();
+        for (CuratorFramework app : apps) {
+            InterProcessReadWriteLock rw = new InterProcessReadWriteLock(app, path(name));
+            workers.add(() -> {
+                assertTrue(rw.readLock().acquire(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+                try {
+                    readWork.run();
+                } finally {
+                    rw.readLock().release();
+                }
+            });
+            workers.add(() -> {
+                assertTrue(rw.writeLock().acquire(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+                try {
+                    writeWork.run();
+                } finally {
+                    rw.writeLock().release();
+                }
+            });
+        }
+        for (LockService s : List.of(open(), open())) {
+            workers.add(() -> {
+                try (org.lockspi.Lease lease = s.readWriteLock(name).readLock().acquire(Duration.ofMillis(TIMEOUT_MS))) {
+                    readWork.run();
+                }
+            });
+            workers.add(() -> {
+                try (org.lockspi.Lease lease = s.readWriteLock(name).writeLock().acquire(Duration.ofMillis(TIMEOUT_MS))) {
+                    writeWork.run();
+                }
+            });
+        }
+        runAll(workers);
+        assertEquals(0, violations.get());
+        assertEquals(List.of(), server.residue(path(name)));
+    }
+
+    @Test
+    void semaphoreSharedWithInterProcessSemaphoreV2() throws Exception {
+        String name = "interop-sem";
+        int permits = 2;
+        Detector d = new Detector();
+        List<Round> workers = new ArrayList<>();
+        for (CuratorFramework app : apps) {
+            for (int t = 0; t < 2; t++) {
+                InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(app, path(name), permits);
+                workers.add(() -> {
+                    Lease lease = semaphore.acquire(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                    assertTrue(lease != null);
+                    try {
+                        d.enter();
+                        d.exit();
+                    } finally {
+                        semaphore.returnLease(lease);
+                    }
+                });
+            }
+        }
+        for (LockService s : List.of(open(), open())) {
+            for (int t = 0; t < 2; t++) {
+                workers.add(() -> {
+                    try (org.lockspi.Lease lease = s.semaphore(name, permits).acquire(Duration.ofMillis(TIMEOUT_MS))) {
+                        d.enter();
+                        d.exit();
+                    }
+                });
+            }
+        }
+        runAll(workers);
+        assertTrue(d.most.get() <= permits, "at most " + permits + " holders, saw " + d.most.get());
+        assertEquals(8 * ROUNDS, d.entries.get());
+        assertEquals(List.of(), server.residue(path(name)));
+    }
+
+    @Test
+    void nonReentrantMutexSharedWithInterProcessSemaphoreMutex() throws Exception {
+        String name = "interop-nr";
+        Detector d = new Detector();
+        List<Round> workers = new ArrayList<>();
+        for (CuratorFramework app : apps) {
+            InterProcessSemaphoreMutex mutex = new InterProcessSemaphoreMutex(app, path(name));
+            workers.add(() -> {
+                assertTrue(mutex.acquire(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+                try {
+                    d.enter();
+                    d.exit();
+                } finally {
+                    mutex.release();
+                }
+            });
+        }
+        for (LockService s : List.of(open(), open())) {
+            workers.add(() -> {
+                try (org.lockspi.Lease lease = s.nonReentrantMutex(name).acquire(Duration.ofMillis(TIMEOUT_MS))) {
+                    d.enter();
+                    d.exit();
+                }
+            });
+        }
+        runAll(workers);
+        assertEquals(1, d.most.get());
+        assertEquals(4 * ROUNDS, d.entries.get());
+        assertEquals(List.of(), server.residue(path(name)));
+    }
+}

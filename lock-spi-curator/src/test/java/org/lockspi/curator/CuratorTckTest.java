@@ -1,0 +1,32 @@
+package org.lockspi.curator;
+
+import java.time.Duration;
+import org.lockspi.spi.LockProvider;
+import org.lockspi.tck.LockProviderTck;
+import org.lockspi.tck.TckBackend;
+import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
+
+/** The conformance kit against the Curator provider and a real in-process ZooKeeper server. */
+class CuratorTckTest extends LockProviderTck {
+    private final LockProvider provider = new CuratorLockProvider();
+
+    @Override
+    public LockProvider provider() {
+        return provider;
+    }
+
+    @Override
+    protected TckBackend startBackend() {
+        return EmbeddedZooKeeperBackend.start();
+    }
+
+    @Override
+    protected String clientParameters() {
+        return "sessionTimeout=3s&connectTimeout=1s&retryBaseSleep=50ms&retryMaxRetries=2";
+    }
+
+    @Override
+    public Duration crashReleaseBound() {
+        return Duration.ofSeconds(3 + 5);
+    }
+}

@@ -1,0 +1,113 @@
+package org.lockspi.tck.redis;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.util.SafeEncoder;
+
+/**
+ * Looks behind the {@code redis-baseline} provider's back, on connections of its own (one per call, so a server
+ * restart leaves nothing stale). Knows the provider's key layout with the default {@code keyPrefix}
+ * {@value #KEY_PREFIX}: a lock named {@code N} owns {@code lockspi:{N}} (the exclusive holder's owner token),
+ * {@code lockspi:{N}:read} (readers), {@code lockspi:{N}:sem} (semaphore permits), {@code lockspi:{N}:wwait}
+ * (waiting writers), {@code lockspi:{N}:wait:<owner token>} (one per waiting acquisition) and
+ * {@code lockspi:{N}:fence} (the fencing counter). Names have no {@code '}'}, so {@code lockspi:{N}*} matches no
+ * other lock's keys.
+ */
+public final class RedisInspector {
+    /** The provider's default key prefix, which this layout assumes: {@value}. */
+    public static final String KEY_PREFIX = "lockspi:";
+
+    private final String host;
+    private final int port;
+
+    /**
+     * @param host the server's host
+     * @param port the server's port
+     */
+    public RedisInspector(String host, int port) {
+        this.host = Objects.requireNonNull(host, "host");
+        this.port = port;
+    }
+
+    /**
+     * @param lockName a lock name
+     * @return the base key of the lock, {@code lockspi:{name}}
+     */
+    public static String baseKey(String lockName) {
+        return KEY_PREFIX + "{" + Objects.requireNonNull(lockName, "lockName") + "}";
+    }
+
+    Jedis connect() {
+        return new Jedis(new HostAndPort(host, port), DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(5000).socketTimeoutMillis(5000)
+                .clientSetInfoConfig(ClientSetInfoConfig.DISABLED).build());
+    }
+
+    /**
+     * @param lockName a lock name
+     * @return every key of the lock except its fencing counter, sorted
+     */
+    public List<String> residue(String lockName) {
+        String base = baseKey(lockName);
+        List<String> keys = new ArrayList<>();
+        try (Jedis jedis = connect()) {
+            for (String key : jedis.keys(base.replaceAll("([*?\\[\\]\\\\])", "\\\\$1") + "*")) {
+                if (!key.equals(base + ":fence")) {
+                    keys.add(key);
+                }
+            }
+        }
+        Collections.sort(keys);
+        return keys;
+    }
+
+    /**
+     * Deletes the lock's holder keys (not its fencing counter, nor waiters): every holder's next renewal finds
+     * them gone, as after a lease expiry.
+     *
+     * @param lockName a lock name
+     */
+    public void forceLoss(String lockName) {
+        String base = baseKey(lockName);
+        try (Jedis jedis = connect()) {
+            jedis.del(base, base + ":read", base + ":sem");
+        }
+    }
+
+    /**
+     * Runs one command.
+     *
+     * @param command the command and its arguments, e.g. {@code "GET", "lockspi:{orders}"}
+     * @return the reply as Jedis decodes it (byte arrays for bulk strings)
+     */
+    public Object command(String... command) {
+        try (Jedis jedis = connect()) {
+            return jedis.sendCommand(() -> SafeEncoder.encode(command[0]),
+                    Arrays.copyOfRange(command, 1, command.length));
+        }
+    }
+
+    /**
+     * @param field a field of {@code INFO server}, e.g. {@code redis_version}
+     * @return its value, or {@code "?"}
+     */
+    public String info(String field) {
+        try (Jedis jedis = connect()) {
+            for (String line : jedis.info("server").split("\r?\n")) {
+                if (line.startsWith(field + ":")) {
+                    return line.substring(field.length() + 1).strip();
+                }
+            }
+        } catch (RuntimeException e) {
+            return "?";
+        }
+        return "?";
+    }
+}
