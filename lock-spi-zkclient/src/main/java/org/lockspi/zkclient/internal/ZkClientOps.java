@@ -268,7 +268,7 @@ public final class ZkClientOps implements ZkOps {
         }
         boolean interrupted = Thread.interrupted();
         try {
-            zk.removeAllWatches(path, Watcher.WatcherType.Any, !zk.getState().isConnected());
+            zk.removeAllWatches(path, Watcher.WatcherType.Any, !client.isConnected()); // not connected: locally only
         } catch (KeeperException | RuntimeException e) {
             // none there (NoWatcherException), or the connection dropped: the session ends it
         } catch (InterruptedException e) {
