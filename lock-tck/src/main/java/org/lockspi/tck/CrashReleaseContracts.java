@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -20,6 +18,7 @@ import org.lockspi.LeaseState;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.tck.internal.Poll;
+import org.lockspi.tck.internal.Workers;
 import org.lockspi.tck.process.ChildJvm;
 import org.lockspi.tck.process.HolderMain;
 
@@ -39,9 +38,9 @@ public interface CrashReleaseContracts extends TckContext {
         requireCapability(TckBackend.Capability.OTHER_PROCESSES);
         String name = uniqueName("crash-holder");
         Duration bound = crashReleaseBound();
-        ExecutorService waiter = Executors.newSingleThreadExecutor();
-        try (ChildJvm child = ChildJvm.start(HolderMain.class, "hold", clientUri(), provider().name(), name,
-                "mutex")) {
+        try (Workers waiter = new Workers(1);
+             ChildJvm child = ChildJvm.start(HolderMain.class, "hold", clientUri(), provider().name(), name,
+                     "mutex")) {
             String held = child.awaitLine(Duration.ofSeconds(60), "HELD", "ERROR");
             assertTrue(held.startsWith("HELD "), () -> held + child.stderrTail());
             DistributedLock lock = openClient().mutex(name);
@@ -69,9 +68,6 @@ public interface CrashReleaseContracts extends TckContext {
                 assertTrue(acquired[1] > dead, "token of the next holder " + acquired[1]
                         + " > token of the killed holder " + dead);
             }
-        } finally {
-            waiter.shutdownNow();
-            assertTrue(waiter.awaitTermination(10, TimeUnit.SECONDS), "waiter thread ended");
         }
     }
 
@@ -86,9 +82,9 @@ public interface CrashReleaseContracts extends TckContext {
         requireCapability(TckBackend.Capability.INSPECT);
         String name = uniqueName("crash-waiter");
         Duration bound = crashReleaseBound();
-        ExecutorService waiter = Executors.newSingleThreadExecutor();
-        try (ChildJvm child = ChildJvm.start(HolderMain.class, "hold", clientUri(), provider().name(), name,
-                "mutex")) {
+        try (Workers waiter = new Workers(1);
+             ChildJvm child = ChildJvm.start(HolderMain.class, "hold", clientUri(), provider().name(), name,
+                     "mutex")) {
             LockService holderClient = openClient();
             Lease held = holderClient.mutex(name).acquire(Duration.ofSeconds(10));
             Poll.until("entries of the holder and the child waiting for '" + name + "'", 2,
@@ -109,9 +105,6 @@ public interface CrashReleaseContracts extends TckContext {
             held.release();
             assertEquals(LeaseState.HELD, next.get(10, TimeUnit.SECONDS),
                     "the waiter behind the killed one gets the lock once the holder releases");
-        } finally {
-            waiter.shutdownNow();
-            assertTrue(waiter.awaitTermination(10, TimeUnit.SECONDS), "waiter thread ended");
         }
     }
 

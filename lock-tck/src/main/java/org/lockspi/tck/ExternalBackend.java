@@ -4,6 +4,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.lockspi.spi.LockUri;
 import org.lockspi.tck.internal.Ports;
 
@@ -54,6 +55,25 @@ public final class ExternalBackend implements TckBackend {
             throw new IllegalStateException("system property " + URI_PROPERTY + " is not set");
         }
         return of(value);
+    }
+
+    /**
+     * The external server if {@value #URI_PROPERTY} is set, else the given embedded one, so one TCK class runs
+     * against either:
+     * <pre>{@code
+     * protected TckBackend startBackend() {
+     *     return ExternalBackend.fromSystemPropertyOr(EmbeddedZooKeeperBackend::start);
+     * }
+     * }</pre>
+     *
+     * @param embedded starts the backend to use when the property is not set
+     * @return the backend
+     * @throws IllegalArgumentException as {@link #of(String)}
+     */
+    public static TckBackend fromSystemPropertyOr(Supplier<? extends TckBackend> embedded) {
+        Objects.requireNonNull(embedded, "embedded");
+        String value = System.getProperty(URI_PROPERTY);
+        return value == null || value.isBlank() ? embedded.get() : of(value);
     }
 
     /** @return the description, with any password masked */

@@ -1,15 +1,12 @@
 package org.lockspi.tck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -20,6 +17,7 @@ import org.lockspi.DistributedLock;
 import org.lockspi.Lease;
 import org.lockspi.LockFeature;
 import org.lockspi.tck.internal.Poll;
+import org.lockspi.tck.internal.Workers;
 
 /**
  * §14.1 Fairness: waiters of a {@link LockFeature#FAIR} provider get the lock in the order they asked for it,
@@ -41,8 +39,7 @@ public interface FairnessContracts extends TckContext {
         Poll.until("entries of '" + name + "'", 1, () -> backend().residue(name).size(), Duration.ofSeconds(5));
 
         List<Integer> order = Collections.synchronizedList(new ArrayList<>());
-        ExecutorService pool = Executors.newFixedThreadPool(waiters);
-        try {
+        try (Workers pool = new Workers(waiters)) {
             List<Future<?>> done = new ArrayList<>();
             for (int i = 0; i < waiters; i++) {
                 int index = i;
@@ -66,9 +63,6 @@ public interface FairnessContracts extends TckContext {
                 expected.add(i);
             }
             assertEquals(expected, order, "order of acquisition");
-        } finally {
-            pool.shutdownNow();
-            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), "waiter threads ended");
         }
     }
 }

@@ -8,8 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -20,6 +18,7 @@ import org.lockspi.DistributedLock;
 import org.lockspi.Lease;
 import org.lockspi.LockFeature;
 import org.lockspi.tck.internal.Poll;
+import org.lockspi.tck.internal.Workers;
 
 /**
  * §14.2 Herd-free waiting: with N waiters queued the server holds exactly N watches on the lock, one on each
@@ -47,56 +46,55 @@ public interface HerdFreeContracts extends TckContext {
         List<CountDownLatch> acquired = new ArrayList<>();
         List<CountDownLatch> proceed = new ArrayList<>();
         List<Future<?>> done = new ArrayList<>();
-        ExecutorService pool = Executors.newFixedThreadPool(waiters);
-        try {
-            for (int i = 0; i < waiters; i++) {
-                CountDownLatch got = new CountDownLatch(1);
-                CountDownLatch go = new CountDownLatch(1);
-                acquired.add(got);
-                proceed.add(go);
-                DistributedLock lock = openClient().mutex(name);
-                done.add(pool.submit(() -> {
-                    try (Lease lease = lock.acquire(Duration.ofSeconds(60))) {
-                        got.countDown();
-                        assertTrue(go.await(60, TimeUnit.SECONDS), "told to release");
-                    }
-                    return null;
-                }));
-                Poll.until("entries of '" + name + "' with waiter " + i + " enqueued", i + 2,
-                        () -> backend().residue(name).size(), Duration.ofSeconds(10));
-                List<String> entries = new ArrayList<>(backend().residue(name));
-                entries.removeAll(queue);
-                assertEquals(1, entries.size(), "one new entry for waiter " + i + ": " + entries);
-                queue.add(entries.get(0));
-            }
-            Poll.until("watches on '" + name + "' with " + waiters + " waiters", waiters,
-                    () -> backend().watchCount(name), Duration.ofSeconds(10));
-            assertEachWatchesItsPredecessor(name, queue);
-
-            held.release();
-            for (int i = 0; i < waiters; i++) {
-                assertTrue(acquired.get(i).await(10, TimeUnit.SECONDS), "waiter " + i + " acquired after the"
-                        + " release before it");
-                int left = waiters - 1 - i;
-                Poll.until("watches on '" + name + "' with " + left + " waiters left", left,
-                        () -> backend().watchCount(name), Duration.ofSeconds(10));
-                for (int j = i + 1; j < waiters; j++) {
-                    assertEquals(1, acquired.get(j).getCount(), "waiter " + j + " still waits while waiter " + i
-                            + " holds");
+        try (Workers pool = new Workers(waiters)) {
+            try {
+                for (int i = 0; i < waiters; i++) {
+                    CountDownLatch got = new CountDownLatch(1);
+                    CountDownLatch go = new CountDownLatch(1);
+                    acquired.add(got);
+                    proceed.add(go);
+                    DistributedLock lock = openClient().mutex(name);
+                    done.add(pool.submit(() -> {
+                        try (Lease lease = lock.acquire(Duration.ofSeconds(60))) {
+                            got.countDown();
+                            assertTrue(go.await(60, TimeUnit.SECONDS), "told to release");
+                        }
+                        return null;
+                    }));
+                    Poll.until("entries of '" + name + "' with waiter " + i + " enqueued", i + 2,
+                            () -> backend().residue(name).size(), Duration.ofSeconds(10));
+                    List<String> entries = new ArrayList<>(backend().residue(name));
+                    entries.removeAll(queue);
+                    assertEquals(1, entries.size(), "one new entry for waiter " + i + ": " + entries);
+                    queue.add(entries.get(0));
                 }
-                assertEquals(left + 1, backend().residue(name).size(), "entries: the holder and " + left
-                        + " waiters");
-                queue.remove(0);
+                Poll.until("watches on '" + name + "' with " + waiters + " waiters", waiters,
+                        () -> backend().watchCount(name), Duration.ofSeconds(10));
                 assertEachWatchesItsPredecessor(name, queue);
-                proceed.get(i).countDown();
-                done.get(i).get(10, TimeUnit.SECONDS);
+
+                held.release();
+                for (int i = 0; i < waiters; i++) {
+                    assertTrue(acquired.get(i).await(10, TimeUnit.SECONDS), "waiter " + i + " acquired after the"
+                            + " release before it");
+                    int left = waiters - 1 - i;
+                    Poll.until("watches on '" + name + "' with " + left + " waiters left", left,
+                            () -> backend().watchCount(name), Duration.ofSeconds(10));
+                    for (int j = i + 1; j < waiters; j++) {
+                        assertEquals(1, acquired.get(j).getCount(), "waiter " + j + " still waits while waiter "
+                                + i + " holds");
+                    }
+                    assertEquals(left + 1, backend().residue(name).size(), "entries: the holder and " + left
+                            + " waiters");
+                    queue.remove(0);
+                    assertEachWatchesItsPredecessor(name, queue);
+                    proceed.get(i).countDown();
+                    done.get(i).get(10, TimeUnit.SECONDS);
+                }
+                Poll.until("entries of '" + name + "' at the end", 0, () -> backend().residue(name).size(),
+                        Duration.ofSeconds(5));
+            } finally {
+                proceed.forEach(CountDownLatch::countDown); // let holders go before the workers are ended
             }
-            Poll.until("entries of '" + name + "' at the end", 0, () -> backend().residue(name).size(),
-                    Duration.ofSeconds(5));
-        } finally {
-            proceed.forEach(CountDownLatch::countDown);
-            pool.shutdownNow();
-            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), "waiter threads ended");
         }
     }
 

@@ -44,9 +44,20 @@ class ExternalBackendTest {
         System.clearProperty(ExternalBackend.URI_PROPERTY);
         try {
             assertThrows(IllegalStateException.class, ExternalBackend::fromSystemProperty);
+            try (TckBackend fallback = ExternalBackend.fromSystemPropertyOr(
+                    () -> ExternalBackend.of("zookeeper://fallback:2181/tck"))) {
+                assertEquals("zookeeper://fallback:2181/tck", fallback.uri());
+            }
+            System.setProperty(ExternalBackend.URI_PROPERTY, "zookeeper://zk9:2181/tck");
+            try (TckBackend configured = ExternalBackend.fromSystemPropertyOr(
+                    () -> ExternalBackend.of("zookeeper://fallback:2181/tck"))) {
+                assertEquals("zookeeper://zk9:2181/tck", configured.uri());
+            }
         } finally {
             if (before != null) {
                 System.setProperty(ExternalBackend.URI_PROPERTY, before);
+            } else {
+                System.clearProperty(ExternalBackend.URI_PROPERTY);
             }
         }
     }

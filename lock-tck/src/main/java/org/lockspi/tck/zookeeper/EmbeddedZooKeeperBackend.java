@@ -48,6 +48,8 @@ import org.lockspi.tck.internal.Ports;
  *
  * <p>Because the contracts restart the server and keep no state across JVM crashes, the transaction log is not
  * forced to disk ({@code zookeeper.forceSync=no}, set unless already set); this changes nothing a client sees.
+ * Unless set, {@code zookeeper.admin.enableServer} is set to {@code false} and {@code zookeeper.maxCnxns} (all
+ * connections to one server) to 1000.
  *
  * <pre>{@code
  * try (EmbeddedZooKeeperBackend zk = EmbeddedZooKeeperBackend.start()) {
@@ -110,6 +112,8 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
         System.setProperty("zookeeper.admin.enableServer",
                 System.getProperty("zookeeper.admin.enableServer", "false"));
         System.setProperty("zookeeper.forceSync", System.getProperty("zookeeper.forceSync", "no"));
+        // a limit on connections in all (unset, the server warns at every start)
+        System.setProperty("zookeeper.maxCnxns", System.getProperty("zookeeper.maxCnxns", "1000"));
         Path dir;
         try {
             dir = Files.createTempDirectory("lockspi-zookeeper-");
