@@ -217,7 +217,9 @@ public final class Report {
         line("");
         line("A child JVM acquires the mutex through lock-api and is killed (SIGKILL) while a client in this JVM "
                 + "waits; the time runs from the kill to the waiter's acquisition. It is bounded below by the "
-                + "session timeout (ZooKeeper) or lease time (Redis) the holder ran with.");
+                + "session timeout (ZooKeeper) or lease time (Redis) the holder ran with, counted from the holder's "
+                + "last heartbeat or renewal rather than from the kill, so it can come out a little below the "
+                + "setting; ZooKeeper expires sessions on tick boundaries (tickTime above).");
         line("");
         line("| provider | holder's setting | kills | take-over p50 (ms) | max (ms) | |");
         line("|---|---|---:|---:|---:|---|");
