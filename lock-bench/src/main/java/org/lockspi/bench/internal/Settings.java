@@ -37,7 +37,7 @@ public record Settings(String mode, int uncontendedRounds, int zkCycles, int red
         return new Settings("full", 200, 10, 100, Duration.ofMillis(200), true,
                 new int[] {2, 8, 32}, 3, Duration.ofMillis(1000),
                 new int[] {1, 10, 100, 1000}, 2, 100, Duration.ofSeconds(60),
-                200, 2, Duration.ofMillis(1500),
+                200, 3, Duration.ofMillis(1500),
                 2, Duration.ofSeconds(2), 500);
     }
 
