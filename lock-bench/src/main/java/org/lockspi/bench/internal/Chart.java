@@ -93,7 +93,7 @@ public final class Chart {
     /** Horizontal bars on a log scale, one row per label; values in the given unit. */
     private void bars(Graphics2D g, int x, int y, int w, int h, List<String> labels, List<String> series,
                       List<Double> values, String unit, boolean log) {
-        int labelW = 250;
+        int labelW = 300;
         int plotX = x + labelW;
         int plotW = w - labelW - 60;
         double max = 0;
