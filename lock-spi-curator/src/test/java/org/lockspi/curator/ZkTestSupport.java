@@ -48,6 +48,18 @@ abstract class ZkTestSupport {
                 "curator"));
     }
 
+    /**
+     * @return one client of each ZooKeeper provider on the same path: zookeeper-raw, zkclient and curator, which
+     *         share Curator's node layout
+     */
+    List<LockService> oneClientOfEachZooKeeperProvider() {
+        List<LockService> clients = new ArrayList<>();
+        for (String provider : List.of("zookeeper-raw", "zkclient", "curator")) {
+            clients.add(closeLater(Locks.open(uri(), provider)));
+        }
+        return clients;
+    }
+
     <T extends AutoCloseable> T closeLater(T closeable) {
         opened.add(closeable);
         return closeable;

@@ -1,7 +1,5 @@
 package org.lockspi.zkclient;
 
-import java.time.Duration;
-import java.util.EnumSet;
 import java.util.Set;
 import org.lockspi.LockFeature;
 import org.lockspi.spi.BackendEvents;
@@ -10,6 +8,7 @@ import org.lockspi.spi.LockProvider;
 import org.lockspi.spi.LockUri;
 import org.lockspi.zkclient.internal.ZkClientOps;
 import org.lockspi.zookeeper.recipe.ZkLockBackend;
+import org.lockspi.zookeeper.recipe.ZkSettings;
 
 /**
  * The {@code zkclient} lock provider: ZooKeeper locks on I0Itec ZkClient (its listeners, its connection-state
@@ -39,15 +38,6 @@ import org.lockspi.zookeeper.recipe.ZkLockBackend;
 public final class ZkClientLockProvider implements LockProvider {
     /** The provider's name: {@value}. */
     public static final String NAME = "zkclient";
-    /** The URI parameter for the session timeout: {@value}. */
-    public static final String SESSION_TIMEOUT = "sessionTimeout";
-    /** The URI parameter for the connect timeout: {@value}. */
-    public static final String CONNECT_TIMEOUT = "connectTimeout";
-
-    private static final Set<LockFeature> FEATURES = Set.copyOf(EnumSet.of(
-            LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
-            LockFeature.SEMAPHORE, LockFeature.FAIR, LockFeature.HERD_FREE, LockFeature.FENCING_TOKENS,
-            LockFeature.LEASE_RENEWAL, LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE));
 
     /** Public no-argument constructor for {@link java.util.ServiceLoader}; cheap, connects nothing. */
     public ZkClientLockProvider() {
@@ -71,12 +61,12 @@ public final class ZkClientLockProvider implements LockProvider {
 
     @Override
     public Set<LockFeature> features() {
-        return FEATURES;
+        return ZkSettings.FEATURES;
     }
 
     @Override
     public Set<String> parameters() {
-        return Set.of(SESSION_TIMEOUT, CONNECT_TIMEOUT);
+        return ZkSettings.PARAMETERS;
     }
 
     @Override
@@ -92,22 +82,10 @@ public final class ZkClientLockProvider implements LockProvider {
      */
     @Override
     public LockBackend open(LockUri uri, BackendEvents events) {
-        Duration sessionTimeout = uri.duration(SESSION_TIMEOUT, Duration.ofSeconds(30), Duration.ofSeconds(1),
-                Duration.ofHours(1));
-        Duration connectTimeout = uri.duration(CONNECT_TIMEOUT, Duration.ofSeconds(15), Duration.ofMillis(100),
-                Duration.ofMinutes(10));
-        String digest = uri.user().map(u -> u + ":" + uri.password().orElse("")).orElse(null);
-        ZkClientOps ops = ZkClientOps.connect(uri.hostList(), sessionTimeout, connectTimeout, digest);
-        try {
-            return new ZkLockBackend(ops, uri.path(), events, connectTimeout);
-        } catch (RuntimeException e) {
-            try {
-                ops.close();
-            } catch (RuntimeException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            throw e;
-        }
+        ZkSettings settings = ZkSettings.of(uri);
+        ZkClientOps ops = ZkClientOps.connect(settings.hosts(), settings.sessionTimeout(), settings.connectTimeout(),
+                settings.digest().orElse(null));
+        return ZkLockBackend.open(ops, settings, events);
     }
 
     @Override

@@ -69,8 +69,12 @@ public interface TckBackend extends AutoCloseable {
     void restart();
 
     /**
-     * @param lockName the lock's name as given to the service
-     * @return how many watches are registered on nodes below the lock's path, summed over sessions
+     * Counts the watches the server holds on a lock's nodes. {@code lockName} may also be a lock's name followed
+     * by {@code '/'} and the name of one of its nodes (as {@link #residue(String)} lists them, last segment), to
+     * count the watches on that node alone.
+     *
+     * @param lockName the lock's name as given to the service, or that name plus {@code "/<node>"}
+     * @return how many watches are registered on that path and the nodes below it, summed over sessions
      */
     int watchCount(String lockName);
 

@@ -1,9 +1,6 @@
 package org.lockspi.zookeeper.raw;
 
-import java.time.Duration;
-import java.util.EnumSet;
 import java.util.Set;
-import org.apache.zookeeper.common.PathUtils;
 import org.lockspi.LockConnectionException;
 import org.lockspi.LockFeature;
 import org.lockspi.spi.BackendEvents;
@@ -12,6 +9,7 @@ import org.lockspi.spi.LockProvider;
 import org.lockspi.spi.LockUri;
 import org.lockspi.zookeeper.raw.internal.RawZkOps;
 import org.lockspi.zookeeper.recipe.ZkLockBackend;
+import org.lockspi.zookeeper.recipe.ZkSettings;
 
 /**
  * The {@code zookeeper-raw} lock provider: ZooKeeper locks on the plain {@code org.apache.zookeeper.ZooKeeper}
@@ -37,15 +35,6 @@ import org.lockspi.zookeeper.recipe.ZkLockBackend;
 public final class RawZooKeeperLockProvider implements LockProvider {
     /** The provider's name: {@value}. */
     public static final String NAME = "zookeeper-raw";
-    /** The URI parameter for the session timeout: {@value}. */
-    public static final String SESSION_TIMEOUT = "sessionTimeout";
-    /** The URI parameter for the connect timeout: {@value}. */
-    public static final String CONNECT_TIMEOUT = "connectTimeout";
-
-    private static final Set<LockFeature> FEATURES = Set.copyOf(EnumSet.of(
-            LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
-            LockFeature.SEMAPHORE, LockFeature.FAIR, LockFeature.HERD_FREE, LockFeature.FENCING_TOKENS,
-            LockFeature.LEASE_RENEWAL, LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE));
 
     /** Public no-argument constructor for {@link java.util.ServiceLoader}; cheap, connects nothing. */
     public RawZooKeeperLockProvider() {
@@ -69,12 +58,12 @@ public final class RawZooKeeperLockProvider implements LockProvider {
 
     @Override
     public Set<LockFeature> features() {
-        return FEATURES;
+        return ZkSettings.FEATURES;
     }
 
     @Override
     public Set<String> parameters() {
-        return Set.of(SESSION_TIMEOUT, CONNECT_TIMEOUT);
+        return ZkSettings.PARAMETERS;
     }
 
     @Override
@@ -90,32 +79,16 @@ public final class RawZooKeeperLockProvider implements LockProvider {
      */
     @Override
     public LockBackend open(LockUri uri, BackendEvents events) {
-        Duration sessionTimeout = uri.duration(SESSION_TIMEOUT, Duration.ofSeconds(30), Duration.ofSeconds(1),
-                Duration.ofHours(1));
-        Duration connectTimeout = uri.duration(CONNECT_TIMEOUT, Duration.ofSeconds(15), Duration.ofMillis(100),
-                Duration.ofMinutes(10));
-        if (!uri.path().isEmpty()) {
-            try {
-                PathUtils.validatePath(uri.path());
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("the path of the lock URI is not a valid ZooKeeper path ("
-                        + e.getMessage() + "): " + uri, e);
-            }
-        }
-        String digest = uri.user().map(u -> u + ":" + uri.password().orElse("")).orElse(null);
+        ZkSettings settings = ZkSettings.of(uri);
         RawZkOps ops;
         try {
-            ops = RawZkOps.connect(uri.hostList(), sessionTimeout, connectTimeout, digest);
+            ops = RawZkOps.connect(settings.hosts(), settings.sessionTimeout(), settings.connectTimeout(),
+                    settings.digest().orElse(null));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LockConnectionException("interrupted while connecting to ZooKeeper at " + uri.hostList(), e);
+            throw new LockConnectionException("interrupted while connecting to ZooKeeper at " + settings.hosts(), e);
         }
-        try {
-            return new ZkLockBackend(ops, uri.path(), events, connectTimeout);
-        } catch (RuntimeException e) {
-            ops.close();
-            throw e;
-        }
+        return ZkLockBackend.open(ops, settings, events);
     }
 
     @Override

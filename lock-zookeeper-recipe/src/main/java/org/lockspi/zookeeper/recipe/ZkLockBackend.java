@@ -69,6 +69,28 @@ public final class ZkLockBackend implements LockBackend {
     private volatile boolean closed;
 
     /**
+     * The backend a provider returns from {@code open}: this recipe on a connected client, with the URI's
+     * settings. If the backend cannot be made, the client is closed before the failure is thrown.
+     *
+     * @param ops      the connected client; the backend closes it
+     * @param settings the URI's settings
+     * @param events   where to report connection and lease events
+     * @return the backend
+     */
+    public static LockBackend open(ZkOps ops, ZkSettings settings, BackendEvents events) {
+        try {
+            return new ZkLockBackend(ops, settings.path(), events, settings.connectTimeout());
+        } catch (RuntimeException e) {
+            try {
+                ops.close();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /**
      * @param ops           the connected client; this backend becomes its connection listener and closes it
      * @param root          the path under which lock names live: {@code ""} or {@code "/app"} (no trailing slash)
      * @param events        where to report connection and lease events
