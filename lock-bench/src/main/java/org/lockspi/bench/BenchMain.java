@@ -1,0 +1,78 @@
+package org.lockspi.bench;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.lockspi.bench.internal.Bench;
+import org.lockspi.bench.internal.Chart;
+import org.lockspi.bench.internal.Ratios;
+import org.lockspi.bench.internal.Report;
+import org.lockspi.bench.internal.Results;
+import org.lockspi.bench.internal.Settings;
+
+/**
+ * Runs the ZooKeeper-vs-Redis trade-off study and writes its report and chart.
+ *
+ * <pre>
+ * java org.lockspi.bench.BenchMain [--full | --quick | --smoke] [--report docs/tradeoffs.md]
+ * </pre>
+ *
+ * The chart is written next to the report as {@code tradeoffs.png} (the report's name with {@code .png}).
+ * Exit status 0 when every scenario produced its rows, 1 when one failed.
+ */
+public final class BenchMain {
+    private BenchMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        }
+        String mode = "full";
+        Path report = Path.of("docs", "tradeoffs.md");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--full":
+                case "--quick":
+                case "--smoke":
+                    mode = args[i].substring(2);
+                    break;
+                case "--report":
+                    if (i + 1 == args.length) {
+                        throw new IllegalArgumentException("--report needs a path");
+                    }
+                    report = Path.of(args[++i]);
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown argument, expected --full, --quick, --smoke or "
+                            + "--report PATH: " + args[i]);
+            }
+        }
+        Results results = run(Settings.of(mode), report);
+        System.exit(results == null ? 1 : 0);
+    }
+
+    /**
+     * Runs and writes the report and chart.
+     *
+     * @return the results
+     */
+    public static Results run(Settings settings, Path report) throws Exception {
+        Results results = new Bench(settings, System.out).run();
+        List<Ratios.Ratio> ratios = Ratios.of(results);
+        String name = report.getFileName().toString();
+        String chart = (name.endsWith(".md") ? name.substring(0, name.length() - 3) : name) + ".png";
+        Path chartPath = report.toAbsolutePath().resolveSibling(chart);
+        Chart.write(results, chartPath);
+        java.nio.file.Files.createDirectories(report.toAbsolutePath().getParent());
+        java.nio.file.Files.writeString(report, Report.markdown(results, ratios, chart));
+        System.out.println();
+        System.out.println("[bench] report: " + report.toAbsolutePath());
+        System.out.println("[bench] chart:  " + chartPath);
+        System.out.println("[bench] run time: " + results.runMillis / 1000 + " s (" + settings.mode() + ")");
+        System.out.println();
+        System.out.print(Ratios.text(ratios));
+        return results;
+    }
+}

@@ -1,0 +1,191 @@
+package org.lockspi.bench.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Predicate;
+
+/** The ratios of one run against the targets and anchors of the trade-off study. */
+public final class Ratios {
+
+    /** One ratio: what it compares, its value, its target (or the expected anchor), and whether it holds. */
+    public static final class Ratio {
+        public final String what;
+        public final double value;
+        public final String target;
+        /** "holds", "MISSED", "anchor" (information), or "not measured: why". */
+        public final String verdict;
+        private final String unit;
+
+        Ratio(String what, double value, String target, String verdict) {
+            this(what, value, "x", target, verdict);
+        }
+
+        Ratio(String what, double value, String unit, String target, String verdict) {
+            this.what = what;
+            this.value = value;
+            this.unit = unit;
+            this.target = target;
+            this.verdict = verdict;
+        }
+
+        public String valueText() {
+            return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%.2f%s", value, unit);
+        }
+    }
+
+    private Ratios() {
+    }
+
+    static Results.Cycle cycle(Results r, String variant) {
+        return r.uncontended.stream().filter(c -> c.variant.equals(variant) && c.error == null && c.cycle.size() > 0)
+                .findFirst().orElse(null);
+    }
+
+    static Results.Drain drain(Results r, String variant, int n) {
+        return r.drains.stream().filter(d -> d.variant.equals(variant) && d.waiters == n && d.handoff.size() > 0)
+                .findFirst().orElse(null);
+    }
+
+    static Results.Contended threads(Results r, Predicate<String> label) {
+        return r.manyThreads.stream().filter(c -> label.test(c.variant) && c.error == null && c.acquisitions > 0)
+                .findFirst().orElse(null);
+    }
+
+    static Results.Contended contended(Results r, String variant, int k) {
+        return r.contended.stream().filter(c -> c.variant.equals(variant) && c.clients == k && c.error == null
+                && c.acquisitions > 0).findFirst().orElse(null);
+    }
+
+    private static Ratio atMost(String what, double value, double limit, String missing) {
+        String target = String.format(Locale.ROOT, "<= %.2fx", limit);
+        if (missing != null) {
+            return new Ratio(what, Double.NaN, target, "not measured: " + missing);
+        }
+        return new Ratio(what, value, target, value <= limit ? "holds" : "MISSED");
+    }
+
+    private static Ratio atLeast(String what, double value, double limit, String missing) {
+        String target = String.format(Locale.ROOT, ">= %.2fx", limit);
+        if (missing != null) {
+            return new Ratio(what, Double.NaN, target, "not measured: " + missing);
+        }
+        return new Ratio(what, value, target, value >= limit ? "holds" : "MISSED");
+    }
+
+    private static Ratio anchor(String what, double value, String expected) {
+        return new Ratio(what, value, expected, "anchor");
+    }
+
+    private static Ratio anchor(String what, double value, String unit, String expected) {
+        return new Ratio(what, value, unit, expected, "anchor");
+    }
+
+    private static String why(Results r, String variant) {
+        if (r.providersMissing.contains(variant)) {
+            return variant + " not installed";
+        }
+        return variant + " failed or has no samples";
+    }
+
+    /**
+     * The ratio of medians, paired by round: for every round both ran, a's value over b's; the median of those.
+     * Pairing by round cancels the drift between rounds of a shared machine.
+     */
+    static double paired(java.util.Map<Integer, Double> a, java.util.Map<Integer, Double> b) {
+        List<Double> ratios = new ArrayList<>();
+        for (java.util.Map.Entry<Integer, Double> e : a.entrySet()) {
+            Double other = b.get(e.getKey());
+            if (other != null && other > 0 && !Double.isNaN(e.getValue()) && !Double.isNaN(other)) {
+                ratios.add(e.getValue() / other);
+            }
+        }
+        if (ratios.isEmpty()) {
+            return Double.NaN;
+        }
+        java.util.Collections.sort(ratios);
+        int n = ratios.size();
+        return n % 2 == 1 ? ratios.get(n / 2) : (ratios.get(n / 2 - 1) + ratios.get(n / 2)) / 2;
+    }
+
+    /** p50 of a over p50 of b, uncontended, paired by round. */
+    static double cycleRatio(Results.Cycle a, Results.Cycle b) {
+        return a == null || b == null ? Double.NaN : paired(a.perRound, b.perRound);
+    }
+
+    static java.util.Map<Integer, Double> p50s(Results.Drain d) {
+        java.util.Map<Integer, Double> out = new java.util.TreeMap<>();
+        d.perRound.forEach((round, samples) -> out.put(round, samples.p50()));
+        return out;
+    }
+
+    /** Hand-off p50 with many waiters over that with one, paired by round. */
+    static double drainRatio(Results.Drain big, Results.Drain one) {
+        return big == null || one == null ? Double.NaN : paired(p50s(big), p50s(one));
+    }
+
+    /** @return the targets first, then the anchors */
+    public static List<Ratio> of(Results r) {
+        List<Ratio> out = new ArrayList<>();
+        Results.Cycle zkFloor = cycle(r, "ZooKeeper floor");
+        Results.Cycle ipm = cycle(r, "Curator InterProcessMutex");
+        Results.Cycle redisFloor = cycle(r, "Redis floor");
+        Results.Cycle rlock = cycle(r, "Redisson RLock");
+
+        Results.Cycle curator = cycle(r, "curator");
+        out.add(atMost("curator provider / plain InterProcessMutex, uncontended p50", cycleRatio(curator, ipm), 1.05,
+                curator == null ? why(r, "curator") : ipm == null ? "InterProcessMutex failed" : null));
+        for (String p : new String[] {"zookeeper-raw", "zkclient"}) {
+            Results.Cycle c = cycle(r, p);
+            out.add(atMost(p + " / ZooKeeper floor, uncontended p50", cycleRatio(c, zkFloor), 1.10,
+                    c == null ? why(r, p) : zkFloor == null ? "floor failed" : null));
+        }
+        int maxN = 0;
+        for (Results.Drain d : r.drains) {
+            maxN = Math.max(maxN, d.waiters);
+        }
+        for (String p : new String[] {"zookeeper-raw", "zkclient"}) {
+            Results.Drain big = drain(r, p, maxN);
+            Results.Drain one = drain(r, p, 1);
+            out.add(atMost(p + " hand-off p50, " + maxN + " waiters / 1 waiter", drainRatio(big, one), 1.5,
+                    big == null || one == null ? why(r, p) : null));
+        }
+        Results.Contended separate = threads(r, l -> l.startsWith("Curator InterProcessMutex") && l.contains("separate"));
+        for (String p : new String[] {"zookeeper-raw", "zkclient", "curator"}) {
+            Results.Contended mine = threads(r, l -> l.startsWith(p + ","));
+            out.add(atLeast(p + ", " + r.settings.threads() + " threads on one mutex object / " + r.settings.threads()
+                            + " separate InterProcessMutex instances, acquisitions per second",
+                    mine == null || separate == null ? Double.NaN : paired(mine.perRound, separate.perRound), 1.0,
+                    mine == null ? why(r, p) : separate == null ? "separate InterProcessMutex failed" : null));
+        }
+        Results.Cycle baseline = cycle(r, "redis-baseline");
+        out.add(atMost("redis-baseline / Redis floor, uncontended p50", cycleRatio(baseline, redisFloor), 1.25,
+                baseline == null ? why(r, "redis-baseline") : redisFloor == null ? "floor failed" : null));
+
+        // anchors: what the plain libraries do on this machine, against the figures the targets were set from
+        out.add(anchor("ZooKeeper floor cycle p50", zkFloor == null ? Double.NaN : zkFloor.cycle.p50() / 1e6,
+                " ms", "~0.8 ms (fsync on)"));
+        out.add(anchor("plain InterProcessMutex / ZooKeeper floor, uncontended p50", cycleRatio(ipm, zkFloor), "~1.15x"));
+        out.add(anchor("plain InterProcessMutex hand-off p50, " + maxN + " waiters / 1 waiter",
+                drainRatio(drain(r, "Curator InterProcessMutex", maxN), drain(r, "Curator InterProcessMutex", 1)),
+                "~3x"));
+        Results.Contended sharedIpm = threads(r, l -> l.startsWith("Curator InterProcessMutex") && l.contains("shared"));
+        out.add(anchor(r.settings.threads() + " threads: separate InterProcessMutex instances / one shared, "
+                        + "acquisitions per second",
+                sharedIpm == null || separate == null ? Double.NaN : paired(separate.perRound, sharedIpm.perRound),
+                "~14x"));
+        out.add(anchor("Redis floor cycle p50", redisFloor == null ? Double.NaN : redisFloor.cycle.p50() / 1e3,
+                " us", "~20 us"));
+        out.add(anchor("plain Redisson RLock / Redis floor, uncontended p50", cycleRatio(rlock, redisFloor), "~4x"));
+        return out;
+    }
+
+    /** @return the ratio table as plain text for the end of the run */
+    public static String text(List<Ratio> ratios) {
+        StringBuilder b = new StringBuilder();
+        for (Ratio x : ratios) {
+            b.append(String.format(Locale.ROOT, "%-100s %8s  %-20s %s%n", x.what, x.valueText(), x.target, x.verdict));
+        }
+        return b.toString();
+    }
+}
