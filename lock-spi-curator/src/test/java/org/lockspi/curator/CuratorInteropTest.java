@@ -116,7 +116,7 @@ class CuratorInteropTest extends ZkTestSupport {
         runAll(workers);
         assertEquals(1, d.most.get());
         assertEquals(4 * ROUNDS, d.entries.get());
-        assertEquals(List.of(), server.residue(path(name)));
+        assertEquals(List.of(), server.residue(name));
     }
 
     @Test
@@ -176,7 +176,7 @@ class CuratorInteropTest extends ZkTestSupport {
         }
         runAll(workers);
         assertEquals(0, violations.get());
-        assertEquals(List.of(), server.residue(path(name)));
+        assertEquals(List.of(), server.residue(name));
     }
 
     @Test
@@ -213,7 +213,7 @@ class CuratorInteropTest extends ZkTestSupport {
         runAll(workers);
         assertTrue(d.most.get() <= permits, "at most " + permits + " holders, saw " + d.most.get());
         assertEquals(8 * ROUNDS, d.entries.get());
-        assertEquals(List.of(), server.residue(path(name)));
+        assertEquals(List.of(), server.residue(name));
     }
 
     @Test
@@ -244,6 +244,6 @@ class CuratorInteropTest extends ZkTestSupport {
         runAll(workers);
         assertEquals(1, d.most.get());
         assertEquals(4 * ROUNDS, d.entries.get());
-        assertEquals(List.of(), server.residue(path(name)));
+        assertEquals(List.of(), server.residue(name));
     }
 }
