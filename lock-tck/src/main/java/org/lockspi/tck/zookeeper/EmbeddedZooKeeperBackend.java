@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.regex.Pattern;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -178,12 +179,17 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
     public synchronized List<String> residue(String lockName) {
         DataTree tree = tree();
         List<String> found = new ArrayList<>();
-        collect(tree, lockPath(lockName), found);
+        walk(tree, lockPath(lockName), (path, node) -> {
+            if (isLockNode(path.substring(path.lastIndexOf('/') + 1), node.stat.getEphemeralOwner())) {
+                found.add(path);
+            }
+        });
         found.sort(null);
         return found;
     }
 
-    private static void collect(DataTree tree, String path, List<String> found) {
+    /** Calls {@code visit} with every node strictly below {@code path}, parents before children. */
+    private static void walk(DataTree tree, String path, BiConsumer<String, DataNode> visit) {
         DataNode node = tree.getNode(path);
         if (node == null) {
             return;
@@ -195,13 +201,10 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
         for (String child : children) {
             String childPath = path + "/" + child;
             DataNode c = tree.getNode(childPath);
-            if (c == null) {
-                continue;
+            if (c != null) { // deleted meanwhile
+                visit.accept(childPath, c);
+                walk(tree, childPath, visit);
             }
-            if (isLockNode(child, c.stat.getEphemeralOwner())) {
-                found.add(childPath);
-            }
-            collect(tree, childPath, found);
         }
     }
 
@@ -219,7 +222,12 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
     public synchronized void forceLoss(String lockName) {
         DataTree tree = tree();
         Set<Long> owners = new HashSet<>();
-        collectOwners(tree, lockPath(lockName), owners);
+        walk(tree, lockPath(lockName), (path, node) -> {
+            long owner = node.stat.getEphemeralOwner();
+            if (EphemeralType.get(owner) == EphemeralType.NORMAL) {
+                owners.add(owner);
+            }
+        });
         for (long session : owners) {
             server.getSessionTracker().setSessionClosing(session);
             server.expire(session);
@@ -238,28 +246,6 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
                 }
                 pause(5);
             }
-        }
-    }
-
-    private static void collectOwners(DataTree tree, String path, Set<Long> owners) {
-        DataNode node = tree.getNode(path);
-        if (node == null) {
-            return;
-        }
-        Set<String> children;
-        synchronized (node) {
-            children = new TreeSet<>(node.getChildren());
-        }
-        for (String child : children) {
-            DataNode c = tree.getNode(path + "/" + child);
-            if (c == null) {
-                continue;
-            }
-            long owner = c.stat.getEphemeralOwner();
-            if (EphemeralType.get(owner) == EphemeralType.NORMAL) {
-                owners.add(owner);
-            }
-            collectOwners(tree, path + "/" + child, owners);
         }
     }
 
