@@ -12,7 +12,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
@@ -21,6 +23,7 @@ import org.apache.curator.framework.recipes.locks.Lease;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.lockspi.Acquirable;
 import org.lockspi.LockService;
 
 /**
@@ -90,33 +93,8 @@ class CuratorInteropTest extends ZkTestSupport {
 
     @Test
     void mutexSharedByAllProvidersAndInterProcessMutex() throws Exception {
-        String name = "interop-mutex";
-        Detector d = new Detector();
-        List<Round> workers = new ArrayList<>();
-        for (CuratorFramework app : apps) {
-            InterProcessMutex mutex = new InterProcessMutex(app, path(name));
-            workers.add(() -> {
-                assertTrue(mutex.acquire(TIMEOUT_MS, TimeUnit.MILLISECONDS));
-                try {
-                    d.enter();
-                    d.exit();
-                } finally {
-                    mutex.release();
-                }
-            });
-        }
-        for (LockService s : oneClientOfEachZooKeeperProvider()) {
-            workers.add(() -> {
-                try (org.lockspi.Lease lease = s.mutex(name).acquire(Duration.ofMillis(TIMEOUT_MS))) {
-                    d.enter();
-                    d.exit();
-                }
-            });
-        }
-        runAll(workers);
-        assertEquals(1, d.most.get());
-        assertEquals(5 * ROUNDS, d.entries.get());
-        assertEquals(List.of(), server.residue(path(name)));
+        assertExclusionShared("interop-mutex", app -> new InterProcessMutex(app, path("interop-mutex")),
+                s -> s.mutex("interop-mutex"));
     }
 
     @Test
@@ -176,7 +154,7 @@ class CuratorInteropTest extends ZkTestSupport {
         }
         runAll(workers);
         assertEquals(0, violations.get());
-        assertEquals(List.of(), server.residue(path(name)));
+        assertEquals(List.of(), server.residue(name));
     }
 
     @Test
@@ -213,16 +191,26 @@ class CuratorInteropTest extends ZkTestSupport {
         runAll(workers);
         assertTrue(d.most.get() <= permits, "at most " + permits + " holders, saw " + d.most.get());
         assertEquals(10 * ROUNDS, d.entries.get());
-        assertEquals(List.of(), server.residue(path(name)));
+        assertEquals(List.of(), server.residue(name));
     }
 
     @Test
     void nonReentrantMutexSharedByAllProvidersAndInterProcessSemaphoreMutex() throws Exception {
-        String name = "interop-nr";
+        assertExclusionShared("interop-nr", app -> new InterProcessSemaphoreMutex(app, path("interop-nr")),
+                s -> s.nonReentrantMutex("interop-nr"));
+    }
+
+    /**
+     * Two Curator clients with {@code curatorLock} and one lockspi client of each ZooKeeper provider with
+     * {@code ours}, {@link #ROUNDS}
+     * rounds each on the lock {@code name}: never two inside at once, every round entered, nothing left behind.
+     */
+    private void assertExclusionShared(String name, Function<CuratorFramework, InterProcessLock> curatorLock,
+            Function<LockService, Acquirable> ours) throws Exception {
         Detector d = new Detector();
         List<Round> workers = new ArrayList<>();
         for (CuratorFramework app : apps) {
-            InterProcessSemaphoreMutex mutex = new InterProcessSemaphoreMutex(app, path(name));
+            InterProcessLock mutex = curatorLock.apply(app);
             workers.add(() -> {
                 assertTrue(mutex.acquire(TIMEOUT_MS, TimeUnit.MILLISECONDS));
                 try {
@@ -235,7 +223,7 @@ class CuratorInteropTest extends ZkTestSupport {
         }
         for (LockService s : oneClientOfEachZooKeeperProvider()) {
             workers.add(() -> {
-                try (org.lockspi.Lease lease = s.nonReentrantMutex(name).acquire(Duration.ofMillis(TIMEOUT_MS))) {
+                try (org.lockspi.Lease lease = ours.apply(s).acquire(Duration.ofMillis(TIMEOUT_MS))) {
                     d.enter();
                     d.exit();
                 }
@@ -244,6 +232,6 @@ class CuratorInteropTest extends ZkTestSupport {
         runAll(workers);
         assertEquals(1, d.most.get());
         assertEquals(5 * ROUNDS, d.entries.get());
-        assertEquals(List.of(), server.residue(path(name)));
+        assertEquals(List.of(), server.residue(name));
     }
 }

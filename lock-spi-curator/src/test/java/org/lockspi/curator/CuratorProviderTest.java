@@ -65,10 +65,10 @@ class CuratorProviderTest extends ZkTestSupport {
                 () -> Locks.open(uri() + "&bogus=1", "curator"));
         assertTrue(unknown.getMessage().contains("bogus"), unknown.getMessage());
         IllegalArgumentException malformed = assertThrows(IllegalArgumentException.class,
-                () -> Locks.open("zookeeper://" + server.connectString() + "/x?sessionTimeout=soon", "curator"));
+                () -> Locks.open("zookeeper://" + server.address() + "/x?sessionTimeout=soon", "curator"));
         assertTrue(malformed.getMessage().contains("sessionTimeout"), malformed.getMessage());
         IllegalArgumentException range = assertThrows(IllegalArgumentException.class,
-                () -> Locks.open("zookeeper://" + server.connectString() + "/x?retryMaxRetries=30", "curator"));
+                () -> Locks.open("zookeeper://" + server.address() + "/x?retryMaxRetries=30", "curator"));
         assertTrue(range.getMessage().contains("retryMaxRetries"), range.getMessage());
     }
 
@@ -145,7 +145,7 @@ class CuratorProviderTest extends ZkTestSupport {
         }
         assertEquals(1, maxHolders.get());
         assertEquals(0, tokenErrors.get());
-        assertEquals(List.of(), server.residue(path("counter")));
+        assertEquals(List.of(), server.residue("counter"));
     }
 
     @Test
@@ -156,13 +156,13 @@ class CuratorProviderTest extends ZkTestSupport {
         Lease inner = m.acquire();
         assertEquals(2, m.holdCount());
         assertEquals(outer.fencingToken(), inner.fencingToken());
-        List<String> nodes = server.residue(path("reentrant"));
+        List<String> nodes = server.residue("reentrant");
         assertEquals(1, nodes.size(), nodes.toString());
         assertTrue(nodes.get(0).matches(path("reentrant") + "/_c_[0-9a-f-]{36}-lock-\\d{10}"), nodes.toString());
         inner.release();
-        assertEquals(1, server.residue(path("reentrant")).size());
+        assertEquals(1, server.residue("reentrant").size());
         outer.release();
-        assertEquals(List.of(), server.residue(path("reentrant")));
+        assertEquals(List.of(), server.residue("reentrant"));
     }
 
     @Test
@@ -177,15 +177,15 @@ class CuratorProviderTest extends ZkTestSupport {
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertTrue(millis >= 290 && millis < 2000, "took " + millis + " ms");
             assertEquals(Optional.empty(), b.mutex("timeout").tryAcquire());
-            assertEquals(1, server.residue(path("timeout")).size());
+            assertEquals(1, server.residue("timeout").size());
             assertEquals(Optional.empty(), b.readWriteLock("timeout-rw").writeLock().tryAcquire());
             assertEquals(Optional.empty(), b.semaphore("timeout-s", 1).tryAcquire(Duration.ofMillis(100)));
-            assertEquals(1, server.residue(path("timeout-rw")).size());
-            assertEquals(1, server.residue(path("timeout-s")).size());
+            assertEquals(1, server.residue("timeout-rw").size());
+            assertEquals(1, server.residue("timeout-s").size());
         }
-        assertEquals(List.of(), server.residue(path("timeout")));
-        assertEquals(List.of(), server.residue(path("timeout-rw")));
-        assertEquals(List.of(), server.residue(path("timeout-s")));
+        assertEquals(List.of(), server.residue("timeout"));
+        assertEquals(List.of(), server.residue("timeout-rw"));
+        assertEquals(List.of(), server.residue("timeout-s"));
     }
 
     @Test
@@ -208,13 +208,13 @@ class CuratorProviderTest extends ZkTestSupport {
                 }
             });
             head.start();
-            awaitResidue(path("int-q"), 3);
+            awaitResidue("int-q", 3);
             interruptWhileWaiting(null, c.semaphore("int-q", 1), "int-q", 1);
-            assertEquals(3, server.residue(path("int-q")).size());
+            assertEquals(3, server.residue("int-q").size());
             first.release();
             head.join(10_000);
         }
-        assertEquals(List.of(), server.residue(path("int-q")));
+        assertEquals(List.of(), server.residue("int-q"));
     }
 
     private void interruptWhileWaiting(Acquirable holder, Acquirable waiter, String name, int waiterNodes)
@@ -226,12 +226,12 @@ class CuratorProviderTest extends ZkTestSupport {
         try (Lease held = holder.acquire()) {
             interruptWaiter(waiter, name, waiterNodes);
         }
-        assertEquals(List.of(), server.residue(path(name)), name);
+        assertEquals(List.of(), server.residue(name), name);
     }
 
     private void interruptWaiter(Acquirable waiter, String name, int waiterNodes) throws Exception {
         {
-            List<String> heldNodes = server.residue(path(name));
+            List<String> heldNodes = server.residue(name);
             BlockingQueue<Throwable> outcome = new ArrayBlockingQueue<>(1);
             Thread t = new Thread(() -> {
                 try {
@@ -242,11 +242,11 @@ class CuratorProviderTest extends ZkTestSupport {
                 }
             });
             t.start();
-            awaitResidue(path(name), heldNodes.size() + waiterNodes);
+            awaitResidue(name, heldNodes.size() + waiterNodes);
             t.interrupt();
             Throwable e = outcome.poll(10, TimeUnit.SECONDS);
             assertInstanceOf(InterruptedException.class, e, String.valueOf(e));
-            assertEquals(heldNodes, server.residue(path(name)), name);
+            assertEquals(heldNodes, server.residue(name), name);
         }
     }
 
@@ -265,12 +265,12 @@ class CuratorProviderTest extends ZkTestSupport {
                 }
             });
             t.start();
-            awaitResidue(path("close"), 2);
+            awaitResidue("close", 2);
             b.close();
             Throwable e = outcome.poll(10, TimeUnit.SECONDS);
             assertInstanceOf(IllegalStateException.class, e, String.valueOf(e));
             t.join(5000);
-            assertEquals(1, server.residue(path("close")).size());
+            assertEquals(1, server.residue("close").size());
         }
     }
 
@@ -297,7 +297,7 @@ class CuratorProviderTest extends ZkTestSupport {
             assertTrue(other.isHeld());
         }
         r.release();
-        assertEquals(List.of(), server.residue(path("rw")));
+        assertEquals(List.of(), server.residue("rw"));
     }
 
     @Test
@@ -315,7 +315,7 @@ class CuratorProviderTest extends ZkTestSupport {
             }
         });
         writer.start();
-        awaitResidue(path("fifo"), 2);
+        awaitResidue("fifo", 2);
         assertEquals(Optional.empty(), c.readWriteLock("fifo").readLock().tryAcquire(Duration.ofMillis(100)));
         r.release();
         assertTrue(writerIn.await(10, TimeUnit.SECONDS));
@@ -340,13 +340,13 @@ class CuratorProviderTest extends ZkTestSupport {
         assertEquals(LeaseState.RELEASED, l1.state());
         try (Lease l3 = c.semaphore("sem", 2).acquire(WAIT)) {
             assertTrue(l3.fencingToken() > l2.fencingToken());
-            List<String> nodes = server.residue(path("sem"));
+            List<String> nodes = server.residue("sem");
             assertEquals(2, nodes.size());
             assertTrue(nodes.stream().allMatch(n -> n.matches(path("sem") + "/leases/_c_[0-9a-f-]{36}-lease-\\d{10}")),
                     nodes.toString());
         }
         l2.release();
-        assertEquals(List.of(), server.residue(path("sem")));
+        assertEquals(List.of(), server.residue("sem"));
     }
 
     @Test
@@ -361,7 +361,7 @@ class CuratorProviderTest extends ZkTestSupport {
         try (Lease second = m.tryAcquire().orElseThrow()) {
             assertTrue(second.fencingToken() > first.fencingToken());
         }
-        assertEquals(List.of(), server.residue(path("nr")));
+        assertEquals(List.of(), server.residue("nr"));
     }
 
     // ---- failures -------------------------------------------------------------------------------------------------
@@ -386,7 +386,7 @@ class CuratorProviderTest extends ZkTestSupport {
                 allLost.countDown();
             }
         });
-        server.expireOwners(path("lost"));
+        server.forceLoss("lost");
         LeaseState s;
         do {
             s = states.poll(10, TimeUnit.SECONDS);
@@ -398,13 +398,13 @@ class CuratorProviderTest extends ZkTestSupport {
         try (Lease other = b.mutex("lost").acquire(WAIT)) {
             assertTrue(other.fencingToken() > mutex.fencingToken());
             mutex.release(); // harmless: removes nothing of the new holder
-            assertEquals(1, server.residue(path("lost")).size());
+            assertEquals(1, server.residue("lost").size());
             assertTrue(other.isHeld());
         }
         // the old client works again on its new session, Curator's old state does not fake a hold
         try (Lease again = a.mutex("lost").acquire(WAIT)) {
             assertTrue(again.isHeld());
-            assertEquals(1, server.residue(path("lost")).size());
+            assertEquals(1, server.residue("lost").size());
         }
         sem.release();
         write.release();
@@ -446,8 +446,8 @@ class CuratorProviderTest extends ZkTestSupport {
         });
         long start = System.nanoTime();
         t.start();
-        awaitResidue(path("outage"), 2);
-        server.stop();
+        awaitResidue("outage", 2);
+        server.stopServer();
         try {
             Object result = outcome.poll(20, TimeUnit.SECONDS);
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
@@ -457,55 +457,55 @@ class CuratorProviderTest extends ZkTestSupport {
             assertTrue(Optional.empty().equals(result) || result instanceof LockConnectionException,
                     String.valueOf(result));
         } finally {
-            server.startAgain();
+            server.startServer();
         }
         // back within the session timeout: the holder's session and lease survive, the waiter's node goes
-        awaitResidue(path("outage"), 1);
+        awaitResidue("outage", 1);
         held.release();
-        awaitResidue(path("outage"), 0);
+        awaitResidue("outage", 0);
     }
 
     // ---- an application's own client ------------------------------------------------------------------------------
 
     @Test
     void serviceOnExistingClientUsesItsNamespaceAndLeavesItOpen() throws Exception {
-        try (CuratorFramework app = rawClient("appns")) {
+        try (CuratorFramework app = rawClient("tck/appns")) {
             LockService s = CuratorLockProvider.open(app);
             assertEquals("curator", s.providerName());
             Lease l = s.mutex("existing").acquire();
-            assertEquals(1, server.residue("/appns/existing").size());
+            assertEquals(1, server.residue("appns/existing").size());
             Lease sem = s.semaphore("existing-s", 3).acquire();
-            assertEquals(1, server.residue("/appns/existing-s").size());
+            assertEquals(1, server.residue("appns/existing-s").size());
             s.close();
             assertEquals(LeaseState.RELEASED, l.state());
-            assertEquals(List.of(), server.residue("/appns/existing"));
-            assertEquals(List.of(), server.residue("/appns/existing-s"));
+            assertEquals(List.of(), server.residue("appns/existing"));
+            assertEquals(List.of(), server.residue("appns/existing-s"));
             assertEquals(LeaseState.RELEASED, sem.state());
             assertEquals(org.apache.curator.framework.imps.CuratorFrameworkState.STARTED, app.getState());
             assertTrue(app.checkExists().forPath("/existing") != null);
         }
         try (CuratorFramework app = rawClient(null);
-             LockService s = CuratorLockProvider.open(app, "/base")) {
+             LockService s = CuratorLockProvider.open(app, BASE + "/base")) {
             try (Lease l = s.mutex("x").acquire()) {
-                assertEquals(1, server.residue("/base/x").size());
+                assertEquals(1, server.residue("base/x").size());
             }
         }
     }
 
     @Test
     void existingClientMustBeStarted() {
-        try (CuratorFramework app = CuratorFrameworkFactory.newClient(server.connectString(), new RetryOneTime(10))) {
+        try (CuratorFramework app = CuratorFrameworkFactory.newClient(server.address(), new RetryOneTime(10))) {
             assertThrows(IllegalArgumentException.class, () -> CuratorLockProvider.open(app));
         }
         assertThrows(IllegalArgumentException.class, () -> CuratorLockProvider.open(rawClientUnstarted(), "no-slash"));
     }
 
     private static CuratorFramework rawClientUnstarted() {
-        return CuratorFrameworkFactory.newClient(server.connectString(), new RetryOneTime(10));
+        return CuratorFrameworkFactory.newClient(server.address(), new RetryOneTime(10));
     }
 
     static CuratorFramework rawClient(String namespace) throws InterruptedException {
-        CuratorFramework c = CuratorFrameworkFactory.builder().connectString(server.connectString())
+        CuratorFramework c = CuratorFrameworkFactory.builder().connectString(server.address())
                 .sessionTimeoutMs(3000).connectionTimeoutMs(3000).retryPolicy(new RetryOneTime(100))
                 .namespace(namespace).build();
         c.start();
@@ -513,12 +513,12 @@ class CuratorProviderTest extends ZkTestSupport {
         return c;
     }
 
-    /** Waits until the server shows {@code n} nodes of acquisitions under {@code path} (a waiter has queued). */
-    static void awaitResidue(String path, int n) throws InterruptedException {
+    /** Waits until the server shows {@code n} nodes of acquisitions under lock {@code name} (a waiter has queued). */
+    static void awaitResidue(String name, int n) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (server.residue(path).size() != n) {
-            assertTrue(System.nanoTime() < end, "expected " + n + " nodes under " + path + ": "
-                    + server.residue(path));
+        while (server.residue(name).size() != n) {
+            assertTrue(System.nanoTime() < end, "expected " + n + " nodes under " + path(name) + ": "
+                    + server.residue(name));
             Thread.sleep(10); // server state has no event to wait on
         }
     }

@@ -8,16 +8,18 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
+import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
 
 /** One real ZooKeeper server per test class; every client a test opens is closed after it. */
 abstract class ZkTestSupport {
-    static final String BASE = "/lockspi-test";
-    static ZkTestServer server;
+    /** The chroot the provider's clients use: the backend's own, which it creates and inspects. */
+    static final String BASE = EmbeddedZooKeeperBackend.ROOT;
+    static EmbeddedZooKeeperBackend server;
     private final List<AutoCloseable> opened = new CopyOnWriteArrayList<>();
 
     @BeforeAll
     static void startServer() {
-        server = new ZkTestServer();
+        server = EmbeddedZooKeeperBackend.start();
     }
 
     @AfterAll
@@ -35,7 +37,7 @@ abstract class ZkTestSupport {
     }
 
     String uri() {
-        return "zookeeper://" + server.connectString() + BASE + "?sessionTimeout=2s&connectTimeout=2s";
+        return "zookeeper://" + server.address() + BASE + "?sessionTimeout=2s&connectTimeout=2s";
     }
 
     LockService open() {

@@ -15,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import org.apache.zookeeper.server.DataNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,6 +27,7 @@ import org.lockspi.LockService;
 import org.lockspi.Locks;
 import org.lockspi.spi.LockProvider;
 import org.lockspi.zookeeper.raw.RawZooKeeperLockProvider;
+import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
 
 /**
  * Clients of the zookeeper-raw provider and of this provider contend for the same locks on one server: both use
@@ -42,13 +42,13 @@ class CrossProviderExclusionTest {
     private static final int ROUNDS = 6;
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    private TestZooKeeper zk;
+    private EmbeddedZooKeeperBackend zk;
     private final List<LockService> clients = new ArrayList<>();
     private ExecutorService pool;
 
     @BeforeAll
     void startServer() {
-        zk = TestZooKeeper.start();
+        zk = EmbeddedZooKeeperBackend.start();
     }
 
     @AfterAll
@@ -245,8 +245,7 @@ class CrossProviderExclusionTest {
     }
 
     private void assertNoResidue(String path) {
-        DataNode node = zk.server().getZKDatabase().getDataTree().getNode(path);
-        assertTrue(node == null || node.getChildren().isEmpty(), "nodes left under " + path + ": "
-                + (node == null ? "" : node.getChildren()));
+        List<String> children = zk.children(path);
+        assertTrue(children.isEmpty(), "nodes left under " + path + ": " + children);
     }
 }

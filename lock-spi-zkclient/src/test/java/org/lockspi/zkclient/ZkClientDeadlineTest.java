@@ -10,7 +10,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.apache.zookeeper.server.DataNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,6 +22,7 @@ import org.lockspi.LockService;
 import org.lockspi.Locks;
 import org.lockspi.tck.internal.Checks;
 import org.lockspi.tck.internal.Poll;
+import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
 
 /**
  * ZkClient retries every operation until the connection returns; the provider must not: an acquisition with a
@@ -34,17 +34,17 @@ class ZkClientDeadlineTest {
     /** What a call may take beyond its own timeout: the kit's bound, a few round trips on a loaded machine. */
     private static final long SLACK_MS = Checks.BOUND.toMillis();
 
-    private TestZooKeeper zk;
+    private EmbeddedZooKeeperBackend zk;
     private final ExecutorService pool = Executors.newCachedThreadPool();
 
     @BeforeAll
     void startServer() {
-        zk = TestZooKeeper.start();
+        zk = EmbeddedZooKeeperBackend.start();
     }
 
     @AfterEach
     void serverBack() {
-        zk.stop();
+        zk.stopServer();
         zk.startServer();
     }
 
@@ -69,7 +69,7 @@ class ZkClientDeadlineTest {
             Future<Optional<Lease>> attempt = pool.submit(
                     () -> waiter.mutex("m1").tryAcquire(Duration.ofMillis(timeoutMs)));
             awaitChildren("/deadline/m1", 2); // the waiter is queued behind the holder
-            zk.stop();
+            zk.stopServer();
             finish(attempt, start, timeoutMs, "a queued tryAcquire(" + timeoutMs + " ms)");
             try {
                 held.release();
@@ -86,7 +86,7 @@ class ZkClientDeadlineTest {
             client.mutex("warm").acquire(Duration.ofSeconds(5)).release();
             // At once, without waiting for the client to notice: a call sent between the connection dropping and
             // ZooKeeper's Disconnected event would otherwise wait in the handle's queue for the next connect attempt.
-            zk.stop();
+            zk.stopServer();
             for (long timeoutMs : new long[] {0, 500, 1_500}) {
                 long start = System.nanoTime();
                 Future<Optional<Lease>> attempt = pool.submit(
@@ -126,8 +126,7 @@ class ZkClientDeadlineTest {
     /** Until {@code path} has {@code n} children on the server: no event tells a test of another client's node. */
     private void awaitChildren(String path, int n) {
         Poll.until("children of " + path, n, () -> {
-            DataNode node = zk.server().getZKDatabase().getDataTree().getNode(path);
-            return node == null ? 0 : node.getChildren().size();
+            return zk.children(path).size();
         }, Duration.ofSeconds(10));
     }
 }

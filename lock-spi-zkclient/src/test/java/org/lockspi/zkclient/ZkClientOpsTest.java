@@ -28,6 +28,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.lockspi.LockConnectionException;
 import org.lockspi.tck.internal.Ports;
+import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
 import org.lockspi.zkclient.internal.ZkClientOps;
 import org.lockspi.zookeeper.recipe.ZkOps;
 
@@ -38,11 +39,11 @@ class ZkClientOpsTest {
     private static final Duration SESSION = Duration.ofSeconds(4);
     private static final Duration CONNECT = Duration.ofSeconds(5);
 
-    private TestZooKeeper zk;
+    private EmbeddedZooKeeperBackend zk;
 
     @BeforeAll
     void startServer() {
-        zk = TestZooKeeper.start();
+        zk = EmbeddedZooKeeperBackend.start();
     }
 
     @AfterAll
@@ -163,7 +164,7 @@ class ZkClientOpsTest {
         try (ZkClientOps ops = open()) {
             ops.connectionListener(new Recorder(events));
             ZkOps.Node node = ops.createEphemeralSequential("/ops-conn/_c_1-lock-");
-            zk.stop();
+            zk.stopServer();
             assertEquals("disconnected", events.poll(10, TimeUnit.SECONDS));
             long start = System.nanoTime();
             assertThrows(KeeperException.ConnectionLossException.class, () -> ops.children("/ops-conn"));

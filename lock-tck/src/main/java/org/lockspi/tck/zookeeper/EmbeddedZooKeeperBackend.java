@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.regex.Pattern;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -123,7 +124,7 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
         EmbeddedZooKeeperBackend backend = new EmbeddedZooKeeperBackend(dir);
         try {
             synchronized (backend) {
-                backend.port = backend.startServer(0);
+                backend.port = backend.startOn(0);
             }
             backend.createRoot();
             return backend;
@@ -178,12 +179,17 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
     public synchronized List<String> residue(String lockName) {
         DataTree tree = tree();
         List<String> found = new ArrayList<>();
-        collect(tree, lockPath(lockName), found);
+        walk(tree, lockPath(lockName), (path, node) -> {
+            if (isLockNode(path.substring(path.lastIndexOf('/') + 1), node.stat.getEphemeralOwner())) {
+                found.add(path);
+            }
+        });
         found.sort(null);
         return found;
     }
 
-    private static void collect(DataTree tree, String path, List<String> found) {
+    /** Calls {@code visit} with every node strictly below {@code path}, parents before children. */
+    private static void walk(DataTree tree, String path, BiConsumer<String, DataNode> visit) {
         DataNode node = tree.getNode(path);
         if (node == null) {
             return;
@@ -195,13 +201,10 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
         for (String child : children) {
             String childPath = path + "/" + child;
             DataNode c = tree.getNode(childPath);
-            if (c == null) {
-                continue;
+            if (c != null) { // deleted meanwhile
+                visit.accept(childPath, c);
+                walk(tree, childPath, visit);
             }
-            if (isLockNode(child, c.stat.getEphemeralOwner())) {
-                found.add(childPath);
-            }
-            collect(tree, childPath, found);
         }
     }
 
@@ -219,13 +222,22 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
     public synchronized void forceLoss(String lockName) {
         DataTree tree = tree();
         Set<Long> owners = new HashSet<>();
-        collectOwners(tree, lockPath(lockName), owners);
+        walk(tree, lockPath(lockName), (path, node) -> {
+            long owner = node.stat.getEphemeralOwner();
+            if (EphemeralType.get(owner) == EphemeralType.NORMAL) {
+                owners.add(owner);
+            }
+        });
         for (long session : owners) {
             server.getSessionTracker().setSessionClosing(session);
             server.expire(session);
         }
+        awaitNoEphemerals(tree, owners);
+    }
+
+    private static void awaitNoEphemerals(DataTree tree, Iterable<Long> sessions) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
-        for (long session : owners) {
+        for (long session : sessions) {
             // No server-side event announces the end of a close; poll the data tree briefly.
             while (!tree.getEphemerals(session).isEmpty()) {
                 if (System.nanoTime() - deadline > 0) {
@@ -237,28 +249,6 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
         }
     }
 
-    private static void collectOwners(DataTree tree, String path, Set<Long> owners) {
-        DataNode node = tree.getNode(path);
-        if (node == null) {
-            return;
-        }
-        Set<String> children;
-        synchronized (node) {
-            children = new TreeSet<>(node.getChildren());
-        }
-        for (String child : children) {
-            DataNode c = tree.getNode(path + "/" + child);
-            if (c == null) {
-                continue;
-            }
-            long owner = c.stat.getEphemeralOwner();
-            if (EphemeralType.get(owner) == EphemeralType.NORMAL) {
-                owners.add(owner);
-            }
-            collectOwners(tree, path + "/" + child, owners);
-        }
-    }
-
     /**
      * Stops the server and starts it again on the same port with the same data directory. Sessions survive if their
      * clients reconnect within the session timeout; zxids keep growing. Returns once the server serves.
@@ -266,8 +256,85 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
     @Override
     public synchronized void restart() {
         checkOpen();
-        stopServer();
-        startServer(port);
+        stopAll();
+        startOn(port);
+    }
+
+    /**
+     * Stops the server, keeping its port and data, until {@link #startServer()}: clients lose their connection and
+     * cannot reconnect meanwhile. Does nothing if it is stopped already.
+     *
+     * @throws IllegalStateException if the backend is closed
+     */
+    public synchronized void stopServer() {
+        if (closed) {
+            throw new IllegalStateException("backend closed: " + description());
+        }
+        stopAll();
+    }
+
+    /**
+     * Starts a server stopped by {@link #stopServer()} again on the same port with the same data; sessions whose
+     * clients reconnect within their timeout survive. Does nothing if the server runs.
+     *
+     * @throws IllegalStateException if the backend is closed, or the thread is interrupted
+     * @throws UncheckedIOException  if the server cannot be started (the port was taken meanwhile)
+     */
+    public synchronized void startServer() {
+        if (closed) {
+            throw new IllegalStateException("backend closed: " + description());
+        }
+        if (server == null) {
+            startOn(port);
+        }
+    }
+
+    /**
+     * Expires, on the server, every session it knows (this backend's own short-lived clients have none left), as
+     * the session tracker does when sessions time out: each client learns on reconnecting that its session expired.
+     * Returns once the expired sessions own no ephemeral node.
+     *
+     * @throws IllegalStateException if the server is not running, or their nodes outlive 10 s
+     */
+    public synchronized void expireAllSessions() {
+        DataTree tree = tree();
+        List<Long> sessions = new ArrayList<>(server.getZKDatabase().getSessions());
+        for (long session : sessions) {
+            server.getSessionTracker().setSessionClosing(session);
+            server.expire(session);
+        }
+        awaitNoEphemerals(tree, sessions);
+    }
+
+    /**
+     * @return every data and child watch on the server, one per session and path, over all paths
+     * @throws IllegalStateException if the server is not running
+     */
+    public synchronized int watchCount() {
+        return tree().getWatchCount();
+    }
+
+    /**
+     * @return the full server paths (chroot included) of the container nodes, as the server keeps them
+     * @throws IllegalStateException if the server is not running
+     */
+    public synchronized Set<String> containers() {
+        return new TreeSet<>(tree().getContainers());
+    }
+
+    /**
+     * @param path a full server path (chroot included), such as {@code /tck/orders}
+     * @return the names of the node's children, sorted; empty if there is no such node
+     * @throws IllegalStateException if the server is not running
+     */
+    public synchronized List<String> children(String path) {
+        DataNode node = tree().getNode(path);
+        if (node == null) {
+            return List.of();
+        }
+        synchronized (node) {
+            return List.copyOf(new TreeSet<>(node.getChildren()));
+        }
     }
 
     /**
@@ -348,7 +415,7 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
         closed = true;
         RuntimeException failure = null;
         try {
-            stopServer();
+            stopAll();
         } catch (RuntimeException e) {
             failure = e;
         }
@@ -396,7 +463,7 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
     }
 
     /** Starts server, connection factory and reaper on {@code bindPort} (0: any free port); returns the port. */
-    private int startServer(int bindPort) {
+    private int startOn(int bindPort) {
         Server zks = null;
         ServerCnxnFactory cnxns = null;
         try {
@@ -421,7 +488,7 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
         }
     }
 
-    private void stopServer() {
+    private void stopAll() {
         if (reaper != null) {
             reaper.stop();
             reaper = null;

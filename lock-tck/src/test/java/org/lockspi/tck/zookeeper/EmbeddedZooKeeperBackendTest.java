@@ -182,6 +182,81 @@ class EmbeddedZooKeeperBackendTest {
     }
 
     @Test
+    void stopServerRefusesClientsUntilStartServerOnTheSamePortWithTheSameData() throws Exception {
+        BlockingQueue<Watcher.Event.KeeperState> states = new LinkedBlockingQueue<>();
+        ZooKeeper zk = connect(20_000, states);
+        String node = lockNode(zk, "stopped");
+        int port = backend.port();
+        states.clear();
+
+        backend.stopServer();
+        try {
+            backend.stopServer(); // idempotent
+            assertEquals(Watcher.Event.KeeperState.Disconnected, states.poll(10, TimeUnit.SECONDS));
+            assertThrows(ConnectException.class, () -> {
+                try (Socket s = new Socket()) {
+                    s.connect(new InetSocketAddress("127.0.0.1", port), 2_000);
+                }
+            }, "nothing listens while stopped");
+            assertThrows(IllegalStateException.class, () -> backend.residue("stopped"));
+        } finally {
+            backend.startServer();
+        }
+        backend.startServer(); // running: nothing to do
+        assertEquals(port, backend.port());
+
+        Watcher.Event.KeeperState state;
+        do {
+            state = states.poll(10, TimeUnit.SECONDS);
+            assertNotNull(state, "the client reconnects within 10 s");
+            assertTrue(state != Watcher.Event.KeeperState.Expired, "session survived the stop");
+        } while (state != Watcher.Event.KeeperState.SyncConnected);
+        assertNotNull(zk.exists(node, false), "the ephemeral node survived the stop");
+        assertEquals(List.of(node.substring(node.lastIndexOf('/') + 1)),
+                backend.children(EmbeddedZooKeeperBackend.ROOT + "/stopped"));
+    }
+
+    @Test
+    void expireAllSessionsExpiresEverySession() throws Exception {
+        BlockingQueue<Watcher.Event.KeeperState> first = new LinkedBlockingQueue<>();
+        BlockingQueue<Watcher.Event.KeeperState> second = new LinkedBlockingQueue<>();
+        ZooKeeper a = connect(4_000, first);
+        ZooKeeper b = connect(4_000, second);
+        lockNode(a, "all-a");
+        lockNode(b, "all-b");
+
+        backend.expireAllSessions();
+
+        assertEquals(List.of(), backend.residue("all-a"));
+        assertEquals(List.of(), backend.residue("all-b"));
+        for (BlockingQueue<Watcher.Event.KeeperState> states : List.of(first, second)) {
+            Watcher.Event.KeeperState state;
+            do {
+                state = states.poll(10, TimeUnit.SECONDS);
+                assertNotNull(state, "each client learns of the expiry within 10 s");
+            } while (state != Watcher.Event.KeeperState.Expired);
+        }
+    }
+
+    @Test
+    void serverWideWatchCountContainersAndChildren() throws Exception {
+        ZooKeeper zk = connect();
+        String node = lockNode(zk, "inspect/deep");
+        String parent = EmbeddedZooKeeperBackend.ROOT + "/inspect/deep";
+        assertTrue(backend.containers().contains(parent), backend.containers().toString());
+        assertTrue(backend.containers().contains(EmbeddedZooKeeperBackend.ROOT + "/inspect"));
+        assertEquals(List.of(node.substring(node.lastIndexOf('/') + 1)), backend.children(parent));
+        assertEquals(List.of(), backend.children(EmbeddedZooKeeperBackend.ROOT + "/no-such-node"));
+
+        int before = backend.watchCount();
+        zk.getData(node, true, null);
+        zk.getChildren("/inspect", true);
+        assertEquals(before + 2, backend.watchCount(), "a data watch and a child watch");
+        zk.setData(node, NO_DATA, -1); // fires and drops the data watch
+        assertEquals(before + 1, backend.watchCount(), "the child watch is left");
+    }
+
+    @Test
     void watchCountCountsDataWatchesBelowTheLock() throws Exception {
         ZooKeeper holder = connect();
         ZooKeeper waiter = connect();
