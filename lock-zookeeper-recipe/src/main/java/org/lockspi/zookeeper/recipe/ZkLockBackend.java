@@ -193,8 +193,9 @@ public final class ZkLockBackend implements LockBackend {
             if (this == AT_ONCE) {
                 return children.contains(ours) ? new ZkPredicates.Verdict(true, null) : null;
             }
-            List<String> sorted = ZkLayout.sorted(children, baseNames);
-            return this == READ ? ZkPredicates.read(sorted, ours) : ZkPredicates.exclusive(sorted, ours);
+            // one pass over the listing, no sort: a wake-up in a long queue costs the listing, not a sort of it
+            return this == READ ? ZkPredicates.read(children, ours)
+                    : ZkPredicates.exclusive(children, ours, baseNames);
         }
     }
 

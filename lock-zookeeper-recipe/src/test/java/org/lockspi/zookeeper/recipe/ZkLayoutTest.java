@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -78,12 +81,53 @@ class ZkLayoutTest {
         List<String> sorted = ZkLayout.sorted(List.of(A + "__READ__0000000001", B + "__READ__0000000002",
                 C + "__WRIT__0000000003"), ZkLayout.READ, ZkLayout.WRITE);
         assertEquals(new ZkPredicates.Verdict(false, B + "__READ__0000000002"),
-                ZkPredicates.exclusive(sorted, C + "__WRIT__0000000003"));
+                ZkPredicates.exclusive(sorted, C + "__WRIT__0000000003", ZkLayout.READ, ZkLayout.WRITE));
     }
 
     @Test
     void readersAheadOfAllWritersShare() {
         List<String> sorted = List.of("r__READ__0000000001", "r__READ__0000000002");
         assertTrue(ZkPredicates.read(sorted, "r__READ__0000000002").holds());
+    }
+
+    @Test
+    void verdictsDoNotDependOnTheListingOrder() {
+        List<String> listed = List.of(C + "__READ__0000000006", A + "__WRIT__0000000002", B + "__READ__0000000001",
+                C + "__WRIT__0000000004", A + "__READ__0000000003", B + "__READ__0000000005");
+        assertEquals(new ZkPredicates.Verdict(false, C + "__WRIT__0000000004"),
+                ZkPredicates.exclusive(listed, B + "__READ__0000000005", ZkLayout.READ, ZkLayout.WRITE));
+        assertEquals(new ZkPredicates.Verdict(false, A + "__WRIT__0000000002"),
+                ZkPredicates.read(listed, C + "__READ__0000000006"));
+        assertTrue(ZkPredicates.read(listed, B + "__READ__0000000001").holds());
+        assertTrue(ZkPredicates.exclusive(List.of(A + "lock-0000000009", B + "lock-0000000007"),
+                B + "lock-0000000007", ZkLayout.MUTEX).holds());
+        assertNull(ZkPredicates.read(listed, A + "__READ__0000000007"));
+    }
+
+    /** The one-pass predicates give the answers Curator's drivers give over the sorted children. */
+    @Test
+    void onePassAgreesWithTheSortedDefinition() {
+        Random random = new Random(42);
+        String[] prefixes = {A, B, C};
+        for (int round = 0; round < 300; round++) {
+            List<String> children = new ArrayList<>();
+            int n = 1 + random.nextInt(12);
+            for (int i = 0; i < n; i++) {
+                String base = random.nextBoolean() ? ZkLayout.READ : ZkLayout.WRITE;
+                children.add(prefixes[random.nextInt(3)] + base + String.format("%010d", 3 * i + random.nextInt(3)));
+            }
+            List<String> sorted = ZkLayout.sorted(children, ZkLayout.READ, ZkLayout.WRITE);
+            Collections.shuffle(children, random);
+            for (int at = 0; at < sorted.size(); at++) {
+                String ours = sorted.get(at);
+                String predecessor = at == 0 ? null : sorted.get(at - 1);
+                String firstWriter = sorted.subList(0, at).stream()
+                        .filter(c -> c.contains(ZkLayout.WRITE)).findFirst().orElse(null);
+                assertEquals(new ZkPredicates.Verdict(predecessor == null, predecessor),
+                        ZkPredicates.exclusive(children, ours, ZkLayout.READ, ZkLayout.WRITE));
+                assertEquals(new ZkPredicates.Verdict(firstWriter == null, firstWriter),
+                        ZkPredicates.read(children, ours));
+            }
+        }
     }
 }
