@@ -1,13 +1,8 @@
 package org.lockspi.zkclient;
 
-import java.util.Set;
-import org.lockspi.LockFeature;
-import org.lockspi.spi.BackendEvents;
-import org.lockspi.spi.LockBackend;
-import org.lockspi.spi.LockProvider;
-import org.lockspi.spi.LockUri;
 import org.lockspi.zkclient.internal.ZkClientOps;
-import org.lockspi.zookeeper.recipe.ZkLockBackend;
+import org.lockspi.zookeeper.recipe.ZkOps;
+import org.lockspi.zookeeper.recipe.ZkRecipeProvider;
 import org.lockspi.zookeeper.recipe.ZkSettings;
 
 /**
@@ -35,61 +30,18 @@ import org.lockspi.zookeeper.recipe.ZkSettings;
  * fencing tokens (the czxid of the holder's node), lease renewal (session heartbeats), lost notification and
  * crash release (ephemeral nodes). Priority 10 among the providers of the {@code zookeeper} scheme.
  */
-public final class ZkClientLockProvider implements LockProvider {
+public final class ZkClientLockProvider extends ZkRecipeProvider {
     /** The provider's name: {@value}. */
     public static final String NAME = "zkclient";
 
     /** Public no-argument constructor for {@link java.util.ServiceLoader}; cheap, connects nothing. */
     public ZkClientLockProvider() {
+        super(NAME, 10);
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String version() {
-        String v = ZkClientLockProvider.class.getPackage().getImplementationVersion();
-        return v != null ? v : "0.1.0";
-    }
-
-    @Override
-    public Set<String> schemes() {
-        return Set.of("zookeeper");
-    }
-
-    @Override
-    public Set<LockFeature> features() {
-        return ZkSettings.FEATURES;
-    }
-
-    @Override
-    public Set<String> parameters() {
-        return ZkSettings.PARAMETERS;
-    }
-
-    @Override
-    public int priority() {
-        return 10;
-    }
-
-    /**
-     * @throws IllegalArgumentException             if a parameter is malformed or out of range
-     * @throws org.lockspi.LockConnectionException if no session is established within the connect timeout, or the
-     *                                              thread is interrupted meanwhile (its interrupt flag is kept);
-     *                                              no ZkClient thread is left running then
-     */
-    @Override
-    public LockBackend open(LockUri uri, BackendEvents events) {
-        ZkSettings settings = ZkSettings.of(uri);
-        ZkClientOps ops = ZkClientOps.connect(settings.hosts(), settings.sessionTimeout(), settings.connectTimeout(),
+    protected ZkOps connect(ZkSettings settings) {
+        return ZkClientOps.connect(settings.hosts(), settings.sessionTimeout(), settings.connectTimeout(),
                 settings.digest().orElse(null));
-        return ZkLockBackend.open(ops, settings, events);
-    }
-
-    @Override
-    public String toString() {
-        return NAME + " " + version();
     }
 }

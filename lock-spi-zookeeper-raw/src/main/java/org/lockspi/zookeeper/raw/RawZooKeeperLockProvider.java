@@ -1,14 +1,9 @@
 package org.lockspi.zookeeper.raw;
 
-import java.util.Set;
 import org.lockspi.LockConnectionException;
-import org.lockspi.LockFeature;
-import org.lockspi.spi.BackendEvents;
-import org.lockspi.spi.LockBackend;
-import org.lockspi.spi.LockProvider;
-import org.lockspi.spi.LockUri;
 import org.lockspi.zookeeper.raw.internal.RawZkOps;
-import org.lockspi.zookeeper.recipe.ZkLockBackend;
+import org.lockspi.zookeeper.recipe.ZkOps;
+import org.lockspi.zookeeper.recipe.ZkRecipeProvider;
 import org.lockspi.zookeeper.recipe.ZkSettings;
 
 /**
@@ -32,67 +27,23 @@ import org.lockspi.zookeeper.recipe.ZkSettings;
  * fencing tokens (the czxid of the holder's node), lease renewal (session heartbeats), lost notification and
  * crash release (ephemeral nodes). Priority 30 among the providers of the {@code zookeeper} scheme.
  */
-public final class RawZooKeeperLockProvider implements LockProvider {
+public final class RawZooKeeperLockProvider extends ZkRecipeProvider {
     /** The provider's name: {@value}. */
     public static final String NAME = "zookeeper-raw";
 
     /** Public no-argument constructor for {@link java.util.ServiceLoader}; cheap, connects nothing. */
     public RawZooKeeperLockProvider() {
+        super(NAME, 30);
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String version() {
-        String v = RawZooKeeperLockProvider.class.getPackage().getImplementationVersion();
-        return v != null ? v : "0.1.0";
-    }
-
-    @Override
-    public Set<String> schemes() {
-        return Set.of("zookeeper");
-    }
-
-    @Override
-    public Set<LockFeature> features() {
-        return ZkSettings.FEATURES;
-    }
-
-    @Override
-    public Set<String> parameters() {
-        return ZkSettings.PARAMETERS;
-    }
-
-    @Override
-    public int priority() {
-        return 30;
-    }
-
-    /**
-     * @throws IllegalArgumentException if a parameter is malformed or out of range, or the path is not a valid
-     *                                  ZooKeeper path
-     * @throws LockConnectionException  if no session is established within the connect timeout, or the thread
-     *                                  is interrupted meanwhile (its interrupt flag is restored)
-     */
-    @Override
-    public LockBackend open(LockUri uri, BackendEvents events) {
-        ZkSettings settings = ZkSettings.of(uri);
-        RawZkOps ops;
+    protected ZkOps connect(ZkSettings settings) {
         try {
-            ops = RawZkOps.connect(settings.hosts(), settings.sessionTimeout(), settings.connectTimeout(),
+            return RawZkOps.connect(settings.hosts(), settings.sessionTimeout(), settings.connectTimeout(),
                     settings.digest().orElse(null));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LockConnectionException("interrupted while connecting to ZooKeeper at " + settings.hosts(), e);
         }
-        return ZkLockBackend.open(ops, settings, events);
-    }
-
-    @Override
-    public String toString() {
-        return NAME + " " + version();
     }
 }
