@@ -16,6 +16,7 @@ import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
 import org.lockspi.spi.LockProvider;
+import org.lockspi.tck.internal.Failures;
 
 /**
  * The conformance kit for a lock provider. A provider's test class extends it and names the provider and the
@@ -114,11 +115,7 @@ public abstract class LockProviderTck implements CoreContracts, FailureContracts
             try {
                 client.close();
             } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
+                failure = Failures.chain(failure, e);
             }
         }
         if (failure != null) {

@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.lockspi.tck.internal.Failures;
 
 /**
  * A second JVM running a {@code main} class with this JVM's class path, talking over lines: it writes lines to
@@ -254,11 +255,7 @@ public final class ChildJvm implements AutoCloseable {
             Files.deleteIfExists(stderr);
         } catch (IOException e) {
             UncheckedIOException u = new UncheckedIOException("cannot delete " + stderr, e);
-            if (failure == null) {
-                failure = u;
-            } else {
-                failure.addSuppressed(u);
-            }
+            failure = Failures.chain(failure, u);
         }
         if (failure != null) {
             throw failure;
@@ -300,11 +297,7 @@ public final class ChildJvm implements AutoCloseable {
                 try {
                     child.close();
                 } catch (RuntimeException e) {
-                    if (failure == null) {
-                        failure = e;
-                    } else {
-                        failure.addSuppressed(e);
-                    }
+                    failure = Failures.chain(failure, e);
                 }
             }
             if (failure != null) {

@@ -35,6 +35,7 @@ import org.apache.zookeeper.server.ZooKeeperServer;
 import org.lockspi.tck.TckBackend;
 import org.lockspi.tck.internal.FileTrees;
 import org.lockspi.tck.internal.Ports;
+import org.lockspi.tck.internal.Failures;
 
 /**
  * A real ZooKeeper server (the version on the class path, 3.9 here) running in this JVM, with every {@link Capability}.
@@ -423,11 +424,7 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
             FileTrees.delete(dataDir);
         } catch (IOException e) {
             UncheckedIOException u = new UncheckedIOException("cannot delete " + dataDir, e);
-            if (failure == null) {
-                failure = u;
-            } else {
-                failure.addSuppressed(u);
-            }
+            failure = Failures.chain(failure, u);
         }
         if (failure != null) {
             throw failure;
