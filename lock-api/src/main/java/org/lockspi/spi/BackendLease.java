@@ -28,6 +28,36 @@ public interface BackendLease {
     boolean isLost();
 
     /**
+     * The monotonic instant ({@link System#nanoTime()}) until which the backend last confirmed this acquisition
+     * with the server, and after which the lease is {@code UNCERTAIN} unless confirmed again: the instant the
+     * last answered request of this session (ZooKeeper) or the last successful renewal (Redis) was <em>sent</em>,
+     * plus the provider's confirmation threshold. The engine compares it with {@code System.nanoTime()} whenever
+     * the lease's state is asked, so a process that resumes from a pause sees the overdue confirmation on its
+     * first check, before any event arrives.
+     *
+     * <p>Same threading rules as {@link #isLost()}: from memory, no I/O, no lock an event thread may hold.
+     *
+     * @return the instant, or {@link Long#MAX_VALUE} if the backend does not track confirmations
+     */
+    default long confirmedUntilNanos() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * The monotonic instant ({@link System#nanoTime()}) before which no other client can hold this lease's lock,
+     * judged without asking the server: the send time of the last confirmed contact plus the session timeout or
+     * lease time, less a margin for clock drift. After it the engine reports the lease {@code LOST}, whether or
+     * not the backend has heard of the loss. It never moves backwards while the lease is held.
+     *
+     * <p>Same threading rules as {@link #isLost()}.
+     *
+     * @return the instant, or {@link Long#MAX_VALUE} if the backend does not track it
+     */
+    default long validUntilNanos() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
      * Frees the acquisition on the server. It must remove only this acquisition's own state: after a loss, a
      * later holder's state is never touched (ZooKeeper: delete only our own node; Redis: compare the owner token
      * before deleting). A lost lease's release does nothing harmful and does not throw.
