@@ -1,0 +1,83 @@
+package org.lockspi.tck;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.TestWatcher;
+import org.junit.platform.commons.annotation.Testable;
+import org.junit.platform.commons.support.AnnotationSupport;
+import org.junit.platform.commons.support.HierarchyTraversalMode;
+import org.junit.platform.commons.support.ReflectionSupport;
+import org.lockspi.tck.report.ConformanceReport;
+
+/**
+ * Keeps the {@link ConformanceReport} of a {@link LockProviderTck} class: learns every test of the class before
+ * the first runs, records how each ended, and after the last prints the report to standard output (so it shows
+ * in the build's console and in Surefire's {@code -output.txt}) and fails the class when rules required by the
+ * declared features went unverified without being allowed.
+ */
+final class ConformanceWatcher implements BeforeAllCallback, AfterAllCallback, TestWatcher {
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        Class<?> testClass = context.getRequiredTestClass();
+        List<String> catalogue = ReflectionSupport.findMethods(testClass,
+                m -> AnnotationSupport.isAnnotated(m, Testable.class), HierarchyTraversalMode.TOP_DOWN).stream()
+                .map(ConformanceWatcher::displayName).distinct().collect(Collectors.toList());
+        tck(context).openReport(catalogue);
+    }
+
+    private static String displayName(Method method) {
+        return AnnotationSupport.findAnnotation(method, DisplayName.class).map(DisplayName::value)
+                .orElse(method.getName() + "()");
+    }
+
+    @Override
+    public void testSuccessful(ExtensionContext context) {
+        report(context).ifPresent(r -> r.passed(context.getDisplayName()));
+    }
+
+    @Override
+    public void testFailed(ExtensionContext context, Throwable cause) {
+        report(context).ifPresent(r -> r.failed(context.getDisplayName(), cause));
+    }
+
+    @Override
+    public void testAborted(ExtensionContext context, Throwable cause) {
+        report(context).ifPresent(r -> r.skipped(context.getDisplayName(), cause));
+    }
+
+    @Override
+    public void testDisabled(ExtensionContext context, Optional<String> reason) {
+        report(context).ifPresent(r -> r.skipped(context.getDisplayName(), null));
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        Optional<ConformanceReport> report = report(context);
+        if (report.isEmpty()) {
+            return; // the class failed before the report was opened, e.g. by a bad unverifiedRulesAllowed()
+        }
+        System.out.println(report.get().render());
+        System.out.flush();
+        Optional<String> verdict = report.get().unverifiedVerdict();
+        if (verdict.isPresent()) {
+            throw new AssertionError(verdict.get() + "\n  Only a backend with the missing capabilities can verify "
+                    + "them. If a run without them is intended, allow each rule by name, with a reason, in "
+                    + "unverifiedRulesAllowed() of " + context.getRequiredTestClass().getName() + ".");
+        }
+    }
+
+    private static Optional<ConformanceReport> report(ExtensionContext context) {
+        return Optional.ofNullable(tck(context).report());
+    }
+
+    private static LockProviderTck tck(ExtensionContext context) {
+        return (LockProviderTck) context.getRequiredTestInstance();
+    }
+}
