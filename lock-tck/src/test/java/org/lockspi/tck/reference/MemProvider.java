@@ -76,7 +76,7 @@ public class MemProvider implements LockProvider {
             throw new LockConnectionException("no mem server runs at " + uri.hostList() + uri.path()
                     + " (host must be 'local' and the namespace started)");
         }
-        return new MemBackend(server, events, defect);
+        return new MemBackend(server, events, defect, this instanceof IoWait);
     }
 
     @Override
@@ -121,6 +121,17 @@ public class MemProvider implements LockProvider {
         /** For ServiceLoader. */
         public LeakThread() {
             super("mem-leak-thread", -6, Defect.LEAK_THREAD, FEATURES);
+        }
+    }
+
+    /**
+     * Correct, but its waiters block in I/O (a selector on a pipe), {@code RUNNABLE} as in a socket read, instead
+     * of parking: the kit must still see them waiting.
+     */
+    public static final class IoWait extends MemProvider {
+        /** For ServiceLoader. */
+        public IoWait() {
+            super("mem-io-wait", -7, Defect.NONE, FEATURES);
         }
     }
 

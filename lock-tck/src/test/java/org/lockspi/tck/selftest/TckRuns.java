@@ -1,9 +1,12 @@
 package org.lockspi.tck.selftest;
 
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.Map;
 import org.lockspi.spi.LockProvider;
 import org.lockspi.tck.LockProviderTck;
 import org.lockspi.tck.TckBackend;
+import org.lockspi.tck.TckBackend.Capability;
 import org.lockspi.tck.reference.MemProvider;
 import org.lockspi.tck.reference.MemTckBackend;
 
@@ -73,6 +76,58 @@ final class TckRuns {
         @Override
         public LockProvider provider() {
             return new MemProvider.LeakThread();
+        }
+    }
+
+    /** Correct, waiting in I/O (RUNNABLE), on a backend without INSPECT: only the thread shows it waits. */
+    static final class IoWaitNoInspect extends MemRun {
+        @Override
+        public LockProvider provider() {
+            return new MemProvider.IoWait();
+        }
+
+        @Override
+        protected TckBackend startBackend() {
+            return new MemTckBackend(EnumSet.of(Capability.FORCE_LOSS, Capability.RESTART, Capability.PARENT_REMOVAL));
+        }
+    }
+
+    /** The reference provider on a backend that does not declare RESTART, allowing nothing for it. */
+    static class NoRestart extends MemRun {
+        @Override
+        public LockProvider provider() {
+            return new MemProvider();
+        }
+
+        @Override
+        protected TckBackend startBackend() {
+            return new MemTckBackend(EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.PARENT_REMOVAL));
+        }
+    }
+
+    /** {@link NoRestart}, allowing the rules that need RESTART by name. */
+    static final class NoRestartAllowed extends NoRestart {
+        static final String REASON = "this backend cannot restart its server";
+
+        @Override
+        protected Map<String, String> unverifiedRulesAllowed() {
+            Map<String, String> allowed = new HashMap<>(super.unverifiedRulesAllowed());
+            allowed.put("§13.3", REASON);
+            allowed.put("§16.1", REASON);
+            return allowed;
+        }
+    }
+
+    /** Allows a rule that does not exist. */
+    static final class UnknownRuleAllowed extends MemRun {
+        @Override
+        public LockProvider provider() {
+            return new MemProvider();
+        }
+
+        @Override
+        protected Map<String, String> unverifiedRulesAllowed() {
+            return Map.of("§99.1", "no such rule");
         }
     }
 
