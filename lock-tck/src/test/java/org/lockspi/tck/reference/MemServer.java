@@ -289,10 +289,24 @@ final class MemServer {
         }
     }
 
-    /** Tells every client its connection was suspended and then restored, as a server restart does. */
-    void restart() {
+    /**
+     * Tells every client its connection was suspended and then restored, as a server restart does.
+     *
+     * @param sessionsDie whether held locks are lost meanwhile, as on a server whose sessions die with it
+     */
+    void restart(boolean sessionsDie) {
         for (MemBackend client : clients) {
             client.events().connectionSuspended();
+        }
+        if (sessionsDie) {
+            List<String> names;
+            lock.lock();
+            try {
+                names = new ArrayList<>(queues.keySet());
+            } finally {
+                lock.unlock();
+            }
+            names.forEach(this::forceLoss);
         }
         for (MemBackend client : clients) {
             client.events().connectionRestored();

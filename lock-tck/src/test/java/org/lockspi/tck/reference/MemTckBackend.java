@@ -18,6 +18,7 @@ public final class MemTckBackend implements TckBackend {
 
     private final MemServer server = MemServer.start();
     private final Set<Capability> capabilities;
+    private final boolean sessionsDie;
 
     /** A server with every capability it can offer: INSPECT, FORCE_LOSS, RESTART, PARENT_REMOVAL. */
     public MemTckBackend() {
@@ -30,7 +31,17 @@ public final class MemTckBackend implements TckBackend {
      * @param capabilities what it claims to offer
      */
     public MemTckBackend(Set<Capability> capabilities) {
+        this(capabilities, false);
+    }
+
+    /**
+     * @param capabilities what it claims to offer
+     * @param sessionsDie  whether {@link #restart()} ends every held lease, as a server whose sessions die with
+     *                     it (PostgreSQL advisory locks, Redis without persistence)
+     */
+    public MemTckBackend(Set<Capability> capabilities, boolean sessionsDie) {
         this.capabilities = Set.copyOf(capabilities);
+        this.sessionsDie = sessionsDie;
     }
 
     @Override
@@ -70,7 +81,7 @@ public final class MemTckBackend implements TckBackend {
 
     @Override
     public void restart() {
-        server.restart();
+        server.restart(sessionsDie);
     }
 
     @Override

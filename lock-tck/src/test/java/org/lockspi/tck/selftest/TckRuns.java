@@ -1,5 +1,6 @@
 package org.lockspi.tck.selftest;
 
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
@@ -115,6 +116,40 @@ final class TckRuns {
             allowed.put("§13.3", REASON);
             allowed.put("§16.1", REASON);
             return allowed;
+        }
+    }
+
+    /** A server whose sessions die with it, and a provider that says so (no SURVIVES_RESTART). */
+    static final class RestartEndsLeases extends MemRun {
+        @Override
+        public LockProvider provider() {
+            return new MemProvider.RestartEndsLeases();
+        }
+
+        @Override
+        protected TckBackend startBackend() {
+            return new MemTckBackend(EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART,
+                    Capability.PARENT_REMOVAL), true);
+        }
+    }
+
+    /** The same server, and a provider that claims SURVIVES_RESTART: §16.1 must catch the claim. */
+    static final class RestartEndsLeasesClaimed extends MemRun {
+        /** The in-memory server tells at once; a short bound keeps the expected failure quick. */
+        @Override
+        public Duration crashReleaseBound() {
+            return Duration.ofSeconds(2);
+        }
+
+        @Override
+        public LockProvider provider() {
+            return new MemProvider();
+        }
+
+        @Override
+        protected TckBackend startBackend() {
+            return new MemTckBackend(EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART,
+                    Capability.PARENT_REMOVAL), true);
         }
     }
 
