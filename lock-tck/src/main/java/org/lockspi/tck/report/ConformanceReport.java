@@ -250,8 +250,8 @@ public final class ConformanceReport {
             return lines;
         }
         List<String> allowedUnverified = rulesWith(Status.NOT_VERIFIED);
-        String tail = count(Status.PASSED) + " tests passed, " + count(Status.SKIPPED) + " skipped (features not "
-                + "declared), " + allowedUnverified.size() + " rules not verified as unverifiedRulesAllowed() allows"
+        String tail = count(Status.PASSED) + " tests passed, " + count(Status.SKIPPED) + " skipped (not applicable "
+                + "to the declared features), " + allowedUnverified.size() + " rules not verified as unverifiedRulesAllowed() allows"
                 + (allowedUnverified.isEmpty() ? "" : ": " + String.join(", ", allowedUnverified));
         lines.add(notRun > 0 ? PARTIAL + outcomes.size() + " of " + (outcomes.size() + notRun) + " tests selected; "
                 + tail + "; conformance is judged on a run of every test" : CONFORMANT + tail);
