@@ -8,20 +8,28 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 import org.junit.jupiter.api.extension.TestWatcher;
 import org.junit.platform.commons.annotation.Testable;
 import org.junit.platform.commons.support.AnnotationSupport;
 import org.junit.platform.commons.support.HierarchyTraversalMode;
 import org.junit.platform.commons.support.ReflectionSupport;
 import org.lockspi.tck.report.ConformanceReport;
+import org.opentest4j.AssertionFailedError;
 
 /**
  * Keeps the {@link ConformanceReport} of a {@link LockProviderTck} class: learns every test of the class before
  * the first runs, records how each ended, and after the last prints the report to standard output (so it shows
  * in the build's console and in Surefire's {@code -output.txt}) and fails the class when rules required by the
  * declared features went unverified without being allowed.
+ *
+ * <p>Surefire's console names a failed test by its method, never by its display name; so an assertion failure
+ * of a test is rethrown with the test's display name, which starts with its rule, in front of its message
+ * ({@code §3.1 a held mutex ...: client b got a mutex client a holds}). Its type, expected and actual values and
+ * stack trace stay as they were; any other exception passes unchanged.
  */
-final class ConformanceWatcher implements BeforeAllCallback, AfterAllCallback, TestWatcher {
+final class ConformanceWatcher implements BeforeAllCallback, AfterAllCallback, TestWatcher,
+        TestExecutionExceptionHandler {
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -35,6 +43,29 @@ final class ConformanceWatcher implements BeforeAllCallback, AfterAllCallback, T
     private static String displayName(Method method) {
         return AnnotationSupport.findAnnotation(method, DisplayName.class).map(DisplayName::value)
                 .orElse(method.getName() + "()");
+    }
+
+    @Override
+    public void handleTestExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
+        if (!(thrown instanceof AssertionError) || String.valueOf(thrown.getMessage()).startsWith("§")) {
+            throw thrown;
+        }
+        String message = context.getDisplayName() + ": " + thrown.getMessage();
+        AssertionError named;
+        if (thrown instanceof AssertionFailedError) {
+            AssertionFailedError failed = (AssertionFailedError) thrown;
+            named = failed.isExpectedDefined() && failed.isActualDefined()
+                    ? new AssertionFailedError(message, failed.getExpected().getValue(), failed.getActual().getValue(),
+                            failed.getCause())
+                    : new AssertionFailedError(message, failed.getCause());
+        } else {
+            named = new AssertionError(message, thrown.getCause());
+        }
+        named.setStackTrace(thrown.getStackTrace());
+        for (Throwable suppressed : thrown.getSuppressed()) {
+            named.addSuppressed(suppressed);
+        }
+        throw named;
     }
 
     @Override

@@ -138,7 +138,9 @@ public final class ConformanceReport {
      * @param cause why it failed
      */
     public synchronized void failed(String test, Throwable cause) {
-        String message = String.valueOf(cause);
+        String text = String.valueOf(cause.getMessage());
+        String message = cause.getClass().getName() + ": " + (text.startsWith(test + ": ")
+                ? text.substring(test.length() + 2) : text);
         int newline = message.indexOf('\n');
         outcomes.put(test, new Outcome(Status.FAILED, newline < 0 ? message : message.substring(0, newline) + " ...",
                 null));

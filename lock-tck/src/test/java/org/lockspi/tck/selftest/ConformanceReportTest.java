@@ -95,6 +95,10 @@ class ConformanceReportTest {
         assertTrue(line(broken, "§3.1").startsWith("FAILED ") && line(broken, "§3.1").contains("client b got a "
                 + "mutex client a holds"), line(broken, "§3.1"));
         assertTrue(broken.output().contains("lockspi TCK: NOT CONFORMANT: 1 rule failed: §3.1"), broken.output());
+        Throwable failure = broken.rule("§3.1 ").values().iterator().next().throwable;
+        assertTrue(failure.getMessage().startsWith("§3.1 a held mutex excludes every other client until it is "
+                + "released: client b got a mutex client a holds"), "the console's message names the rule: "
+                + failure.getMessage());
         TckRun mutexOnly = TckRun.run(TckRuns.MutexOnly.class, rules("§6.1", "§9.2"));
         assertTrue(line(mutexOnly, "§6.1").startsWith("SKIPPED ") && line(mutexOnly, "§6.1").endsWith(
                 "provider 'mem-mutex-only' does not declare READ_WRITE"), line(mutexOnly, "§6.1"));
