@@ -50,7 +50,7 @@ final class ConformanceWatcher implements BeforeAllCallback, AfterAllCallback, T
         if (!(thrown instanceof AssertionError) || String.valueOf(thrown.getMessage()).startsWith("§")) {
             throw thrown;
         }
-        String message = context.getDisplayName() + ": " + thrown.getMessage();
+        String message = name(context) + ": " + thrown.getMessage();
         AssertionError named;
         if (thrown instanceof AssertionFailedError) {
             AssertionFailedError failed = (AssertionFailedError) thrown;
@@ -70,22 +70,22 @@ final class ConformanceWatcher implements BeforeAllCallback, AfterAllCallback, T
 
     @Override
     public void testSuccessful(ExtensionContext context) {
-        report(context).ifPresent(r -> r.passed(context.getDisplayName()));
+        report(context).ifPresent(r -> r.passed(name(context)));
     }
 
     @Override
     public void testFailed(ExtensionContext context, Throwable cause) {
-        report(context).ifPresent(r -> r.failed(context.getDisplayName(), cause));
+        report(context).ifPresent(r -> r.failed(name(context), cause));
     }
 
     @Override
     public void testAborted(ExtensionContext context, Throwable cause) {
-        report(context).ifPresent(r -> r.skipped(context.getDisplayName(), cause));
+        report(context).ifPresent(r -> r.skipped(name(context), cause));
     }
 
     @Override
     public void testDisabled(ExtensionContext context, Optional<String> reason) {
-        report(context).ifPresent(r -> r.skipped(context.getDisplayName(), null));
+        report(context).ifPresent(r -> r.skipped(name(context), null));
     }
 
     @Override
@@ -102,6 +102,13 @@ final class ConformanceWatcher implements BeforeAllCallback, AfterAllCallback, T
                     + "them. If a run without them is intended, allow each rule by name, with a reason, in "
                     + "unverifiedRulesAllowed() of " + context.getRequiredTestClass().getName() + ".");
         }
+    }
+
+    /** @return the test's display name; an invocation of a test template is named after its template first */
+    private static String name(ExtensionContext context) {
+        String own = context.getDisplayName();
+        return context.getParent().filter(p -> p.getTestMethod().isPresent()).map(p -> p.getDisplayName() + " " + own)
+                .orElse(own);
     }
 
     private static Optional<ConformanceReport> report(ExtensionContext context) {

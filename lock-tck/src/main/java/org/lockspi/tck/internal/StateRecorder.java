@@ -2,6 +2,7 @@ package org.lockspi.tck.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.lockspi.Lease;
 import org.lockspi.LeaseListener;
@@ -74,14 +75,14 @@ public final class StateRecorder implements LeaseListener {
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new AssertionError("no change to any of " + java.util.Arrays.toString(states) + " within "
+                throw new AssertionError("no change to any of " + Arrays.toString(states) + " within "
                         + timeout + "; changes: " + changes);
             }
             try {
                 wait(Math.max(1, left / 1_000_000));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for " + java.util.Arrays.toString(states), e);
+                throw new IllegalStateException("interrupted while waiting for " + Arrays.toString(states), e);
             }
         }
     }

@@ -115,4 +115,17 @@ class ConformanceReportTest {
             assertEquals(Status.SUCCESSFUL, outcomes.values().iterator().next().status, rule + ":\n" + run);
         }
     }
+
+    @Test
+    void invocationsOfATemplateAreReportedUnderItsRule() {
+        TckRun run = TckRun.run(TckRuns.WithTemplate.class, rules("§3.1"));
+        List<String> invocations = lines(run).stream().map(String::strip)
+                .filter(l -> l.startsWith("PASSED ") && l.contains("§3.1 a template's invocations"))
+                .collect(Collectors.toList());
+        String passed = "PASSED                §3.1 a template's invocations are reported under its rule ";
+        assertEquals(List.of(passed + "[1] \"first\"", passed + "[2] \"second\""),
+                invocations, run.output());
+        assertTrue(!run.output().contains("not run (not selected): §3.1,") && run.output().contains(
+                "not run (not selected): §1.1"), "the template ran:\n" + run.output());
+    }
 }

@@ -1,9 +1,14 @@
 package org.lockspi.tck.selftest;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.lockspi.spi.LockProvider;
 import org.lockspi.tck.LockProviderTck;
 import org.lockspi.tck.TckBackend;
@@ -150,6 +155,21 @@ final class TckRuns {
         protected TckBackend startBackend() {
             return new MemTckBackend(EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART,
                     Capability.PARENT_REMOVAL), true);
+        }
+    }
+
+    /** The reference provider with a test template of its own, named after a rule: its invocations count. */
+    static final class WithTemplate extends MemRun {
+        @Override
+        public LockProvider provider() {
+            return new MemProvider();
+        }
+
+        @ParameterizedTest(name = "[{index}] {0}")
+        @ValueSource(strings = {"first", "second"})
+        @DisplayName("§3.1 a template's invocations are reported under its rule")
+        void templated(String which) {
+            assertFalse(which.isEmpty());
         }
     }
 
