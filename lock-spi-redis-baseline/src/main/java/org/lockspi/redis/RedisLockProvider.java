@@ -76,6 +76,11 @@ public final class RedisLockProvider implements LockProvider {
     /** The provider's name: {@value}. */
     public static final String NAME = "redis-baseline";
 
+    /**
+     * Not SURVIVES_RESTART: a lock is a key with a TTL, and whether it outlives a restart depends on the server's
+     * persistence (appendonly), not on the provider; without it the restarted server has no key and the lease
+     * turns LOST at its next renewal.
+     */
     private static final Set<LockFeature> FEATURES = Collections.unmodifiableSet(EnumSet.of(
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
             LockFeature.SEMAPHORE, LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL,
