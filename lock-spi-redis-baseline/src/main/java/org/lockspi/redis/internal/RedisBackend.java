@@ -10,7 +10,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.lockspi.LockConnectionException;
 import org.lockspi.LockException;
@@ -25,12 +27,21 @@ import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * One Redis connection pool and its leases. Acquisitions poll with a jittered exponential back-off; one watchdog
  * thread renews every live lease at a third of the lease time and reports suspension, restoration and loss.
+ *
+ * <p>Faults: any failed call suspends the connection (leases {@code UNCERTAIN}) and makes the watchdog probe every
+ * {@code retryMax} until a call succeeds; a renewal that finds the key gone or another owner marks the lease lost;
+ * the server's {@code run_id} is compared on every pass, so a restart is named in the loss it causes. A
+ * {@link ConnectionWatch} holds one idle subscribed connection, which notices a server that closes its
+ * connections (a stop, a restart) at once instead of at the next renewal. A call that fails on a pooled
+ * connection broken by a restart is retried once on a fresh connection, unless it timed out.
  */
 public final class RedisBackend implements LockBackend {
     private static final System.Logger LOG = System.getLogger(RedisBackend.class.getName());
@@ -48,6 +59,13 @@ public final class RedisBackend implements LockBackend {
     private final ReentrantReadWriteLock inFlight = new ReentrantReadWriteLock();
     private final long leaseMillis;
     private final long leaseNanos;
+    private final long confirmNanos;
+    private final long validNanos;
+    /** The run_id the server reported last: another one means it restarted. */
+    private volatile String runId;
+    /** Whether a probe after a failure is scheduled. */
+    private final AtomicBoolean probing = new AtomicBoolean();
+    private final ConnectionWatch watch;
     private final String leaseArg;
     /** How long a waiter's marks live unless its next attempt refreshes them, in ms. */
     private final String waiterArg;
@@ -61,12 +79,16 @@ public final class RedisBackend implements LockBackend {
     private volatile boolean poolClosed; // written under the write lock of inFlight
     private boolean suspended; // guarded by state
 
-    private RedisBackend(RedisSettings settings, BackendEvents events, JedisPooled redis) {
+    private RedisBackend(RedisSettings settings, BackendEvents events, JedisPooled redis, String runId,
+                         DefaultJedisClientConfig config) {
         this.settings = settings;
         this.events = events;
         this.redis = redis;
+        this.runId = runId;
         this.leaseMillis = settings.leaseTime().toMillis();
         this.leaseNanos = settings.leaseTime().toNanos();
+        this.confirmNanos = settings.confirmThreshold().toNanos();
+        this.validNanos = leaseNanos - settings.driftMargin().toNanos();
         this.leaseArg = Long.toString(leaseMillis);
         this.waiterArg = Long.toString(leaseMillis + 2 * settings.retryMax().toMillis());
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
@@ -78,6 +100,8 @@ public final class RedisBackend implements LockBackend {
         this.watchdog = executor;
         long interval = settings.renewInterval().toNanos();
         watchdog.scheduleWithFixedDelay(this::renewAll, interval, interval, TimeUnit.NANOSECONDS);
+        this.watch = new ConnectionWatch(new HostAndPort(settings.host(), settings.port()), config,
+                settings.keyPrefix() + "watch", settings.retryMax(), this::connectionDropped);
     }
 
     /**
@@ -110,9 +134,12 @@ public final class RedisBackend implements LockBackend {
         pool.setMaxWait(settings.connectTimeout());
         pool.setJmxEnabled(false);
         pool.setTestWhileIdle(false);
-        JedisPooled redis = new JedisPooled(new HostAndPort(settings.host(), settings.port()), config.build(), pool);
+        DefaultJedisClientConfig clientConfig = config.build();
+        JedisPooled redis = new JedisPooled(new HostAndPort(settings.host(), settings.port()), clientConfig, pool);
+        String runId;
         try {
             redis.ping();
+            runId = runId(redis);
         } catch (JedisException | IllegalStateException e) {
             LockConnectionException failure = new LockConnectionException("cannot reach " + settings
                     + " within connectTimeout " + settings.connectTimeout() + ": " + e.getMessage(), e);
@@ -123,7 +150,52 @@ public final class RedisBackend implements LockBackend {
             }
             throw failure;
         }
-        return new RedisBackend(settings, events, redis);
+        return new RedisBackend(settings, events, redis, runId, clientConfig);
+    }
+
+    /** @return the server's {@code run_id} from {@code INFO server}: a new one at every start */
+    private static String runId(JedisPooled redis) {
+        Object reply = redis.sendCommand(Protocol.Command.INFO, "server");
+        String info = reply instanceof byte[] ? new String((byte[]) reply, java.nio.charset.StandardCharsets.UTF_8)
+                : String.valueOf(reply);
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith("run_id:")) {
+                return line.substring("run_id:".length()).strip();
+            }
+        }
+        return "";
+    }
+
+    /**
+     * Runs one call; if it fails on a connection broken earlier (a server restart leaves every pooled connection
+     * broken), drops the idle connections and runs it once more on a fresh one. A timeout is not retried: it
+     * spent its budget, so one call never takes longer than twice connectTimeout plus socketTimeout.
+     */
+    private <T> T call(Supplier<T> command) {
+        try {
+            return command.get();
+        } catch (JedisConnectionException e) {
+            if (!brokenConnection(e) || closed) {
+                throw e;
+            }
+            redis.getPool().clear();
+            try {
+                return command.get();
+            } catch (JedisException again) {
+                again.addSuppressed(e);
+                throw again;
+            }
+        }
+    }
+
+    /** Whether a connection failure came from a connection that was broken, not from a timeout. */
+    private static boolean brokenConnection(JedisConnectionException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.SocketTimeoutException) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int millis(Duration d) {
@@ -260,9 +332,24 @@ public final class RedisBackend implements LockBackend {
         try {
             checkOpen();
             long sentAt = System.nanoTime();
+            String server = runId;
             Object result;
             try {
-                result = redis.eval(attempt.script, attempt.scriptKeys, attempt.args(mayWait));
+                try {
+                    result = redis.eval(attempt.script, attempt.scriptKeys, attempt.args(mayWait));
+                } catch (JedisConnectionException e) {
+                    if (!brokenConnection(e) || closed) {
+                        throw e;
+                    }
+                    // A pooled connection broken by a restart: the script may or may not have run. Clear what
+                    // it may have left, then try once more on a fresh connection.
+                    redis.getPool().clear();
+                    attempt.abandon();
+                    sentAt = System.nanoTime();
+                    server = runId;
+                    result = redis.eval(attempt.script, attempt.scriptKeys, attempt.args(mayWait));
+                    renewSoon(); // the server came back: check its run_id and our leases now
+                }
             } catch (JedisException e) {
                 rethrowInterrupt(e);
                 // The outcome is unknown: the script may have run. Delete by owner token so nothing stays behind.
@@ -280,7 +367,7 @@ public final class RedisBackend implements LockBackend {
             }
             attempt.registered = false; // the script removed the waiter marks with the acquisition
             RedisLease lease = new RedisLease(this, attempt.request.kind(), attempt.request.name(), attempt.leaseKey,
-                    attempt.shared, attempt.ownerToken, (Long) result, sentAt);
+                    attempt.shared, attempt.ownerToken, (Long) result, sentAt, server, confirmNanos, validNanos);
             live.add(lease);
             boolean wasSuspended;
             synchronized (state) {
@@ -291,11 +378,7 @@ public final class RedisBackend implements LockBackend {
                 // its key (absent data loss, which the next renewal finds): the others are lost, these held.
                 loseOverdue();
                 restore();
-                try {
-                    watchdog.execute(this::renewAll);
-                } catch (java.util.concurrent.RejectedExecutionException closing) {
-                    // closed meanwhile: close frees this lease
-                }
+                renewSoon();
             }
             return lease;
         } finally {
@@ -344,7 +427,7 @@ public final class RedisBackend implements LockBackend {
         if (e instanceof JedisDataException && !isTransient(e)) {
             return new LockException(what + " on " + settings + " was refused by the server: " + e.getMessage(), e);
         }
-        suspend();
+        failed();
         return new LockConnectionException(what + " on " + settings + " failed: " + e.getMessage(), e);
     }
 
@@ -369,8 +452,8 @@ public final class RedisBackend implements LockBackend {
                 return; // close released it, or is releasing it
             }
             try {
-                redis.eval(lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE, List.of(lease.key),
-                        List.of(lease.ownerToken));
+                call(() -> redis.eval(lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE,
+                        List.of(lease.key), List.of(lease.ownerToken)));
             } catch (JedisException e) {
                 if (lease.isLost()) {
                     return; // nothing of ours to free; a lost lease's release never throws
@@ -391,7 +474,6 @@ public final class RedisBackend implements LockBackend {
             return;
         }
         List<RedisLease> leases = new ArrayList<>(live);
-        boolean failed = false;
         try {
             if (leases.isEmpty()) {
                 synchronized (state) {
@@ -399,7 +481,13 @@ public final class RedisBackend implements LockBackend {
                         return;
                     }
                 }
-                redis.ping();
+            }
+            String now = call(() -> runId(redis));
+            String before = runId;
+            if (!now.equals(before)) {
+                LOG.log(System.Logger.Level.INFO, () -> settings + " restarted (run_id " + before + " -> " + now
+                        + "): checking " + leases.size() + " leases now");
+                runId = now;
             }
             for (RedisLease lease : leases) {
                 if (closed) {
@@ -409,38 +497,74 @@ public final class RedisBackend implements LockBackend {
                     continue;
                 }
                 long sentAt = System.nanoTime();
-                Object result = redis.eval(lease.shared ? Scripts.RENEW_SHARED : Scripts.RENEW_EXCLUSIVE,
-                        List.of(lease.key), List.of(lease.ownerToken, leaseArg));
+                Object result = call(() -> redis.eval(lease.shared ? Scripts.RENEW_SHARED : Scripts.RENEW_EXCLUSIVE,
+                        List.of(lease.key), List.of(lease.ownerToken, leaseArg)));
                 if (Long.valueOf(1L).equals(result)) {
                     lease.confirmed(sentAt);
                 } else {
-                    lost(lease, "its key is gone or has another owner");
+                    lost(lease, lease.runId.equals(now) ? "its key is gone or has another owner"
+                            : "the server restarted (run_id " + lease.runId + " -> " + now + ") without its key");
                 }
             }
         } catch (JedisException | IllegalStateException e) {
-            if (closed) {
-                return;
+            if (!closed) {
+                LOG.log(System.Logger.Level.DEBUG, () -> "lease renewal on " + settings + " failed", e);
+                failed();
             }
-            failed = true;
-            LOG.log(System.Logger.Level.DEBUG, () -> "lease renewal on " + settings + " failed", e);
+            return;
         } catch (RuntimeException e) {
-            failed = true;
             LOG.log(System.Logger.Level.WARNING, "lease renewal on " + settings + " failed unexpectedly", e);
+            failed();
+            return;
         }
-        if (failed) {
-            suspend();
-            loseOverdue();
-        } else {
-            restore();
+        restore();
+    }
+
+    /** After a failed call: leases uncertain at once, overdue ones lost, and a probe every retryMax until a call
+     *  succeeds (sooner than the next regular renewal, so a failed renewal is retried before the key expires). */
+    private void failed() {
+        suspend();
+        loseOverdue();
+        if (closed || !probing.compareAndSet(false, true)) {
+            return;
+        }
+        long delay = Math.min(settings.retryMax().toNanos(), settings.renewInterval().toNanos());
+        try {
+            watchdog.schedule(() -> {
+                probing.set(false);
+                renewAll();
+            }, delay, TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            probing.set(false); // closed meanwhile
         }
     }
 
-    /** Marks lost every lease whose last confirmed renewal was sent leaseTime ago or earlier. */
+    /** Runs a renewal pass now, on the watchdog thread. */
+    private void renewSoon() {
+        try {
+            watchdog.execute(this::renewAll);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // closed meanwhile: close frees the leases
+        }
+    }
+
+    /** The {@link ConnectionWatch} lost its connection: the server stopped or closed connections. */
+    private void connectionDropped() {
+        if (closed) {
+            return;
+        }
+        redis.getPool().clear(); // idle connections to a stopped server are broken too
+        suspend();
+        renewSoon();
+    }
+
+    /** Marks lost every lease past its validUntil (the last confirmed renewal's send time + lease - margin). */
     private void loseOverdue() {
         long now = System.nanoTime();
         for (RedisLease lease : live) {
-            if (now - lease.confirmedAt() >= leaseNanos) {
-                lost(lease, "not renewed for leaseTime " + settings.leaseTime());
+            if (now - lease.validUntilNanos() >= 0) {
+                lost(lease, "not renewed for leaseTime " + settings.leaseTime() + " less the drift margin "
+                        + settings.driftMargin());
             }
         }
     }
@@ -482,6 +606,7 @@ public final class RedisBackend implements LockBackend {
             closed = true;
         }
         wakeWaiters();
+        watch.close();
         watchdog.shutdownNow();
         try {
             if (!watchdog.awaitTermination(settings.socketTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS)) {
@@ -497,6 +622,9 @@ public final class RedisBackend implements LockBackend {
                 if (!lease.markReleased()) {
                     continue;
                 }
+                if (failure != null) {
+                    continue; // the server did not answer: one wait is enough, the keys expire on their own
+                }
                 try {
                     redis.eval(lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE,
                             List.of(lease.key), List.of(lease.ownerToken));
@@ -510,7 +638,7 @@ public final class RedisBackend implements LockBackend {
             }
             live.clear();
             for (Attempt attempt : waiting) {
-                if (attempt.registered) {
+                if (attempt.registered && failure == null) {
                     attempt.registered = false;
                     try {
                         attempt.abandon();
