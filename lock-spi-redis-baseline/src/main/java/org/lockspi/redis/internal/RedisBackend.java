@@ -65,6 +65,11 @@ public final class RedisBackend implements LockBackend {
     private volatile String runId;
     /** Whether a probe after a failure is scheduled. */
     private final AtomicBoolean probing = new AtomicBoolean();
+    /** The pause before the next probe: retryInitial after a success, doubling up to retryMax. */
+    private volatile long probeDelay;
+    /** Marks leases lost at their validUntil while suspended, however long the watchdog's I/O blocks. */
+    private final ScheduledThreadPoolExecutor expiry;
+    private final AtomicBoolean expiryScheduled = new AtomicBoolean();
     private final ConnectionWatch watch;
     private final String leaseArg;
     /** How long a waiter's marks live unless its next attempt refreshes them, in ms. */
@@ -89,6 +94,7 @@ public final class RedisBackend implements LockBackend {
         this.leaseNanos = settings.leaseTime().toNanos();
         this.confirmNanos = settings.confirmThreshold().toNanos();
         this.validNanos = leaseNanos - settings.driftMargin().toNanos();
+        this.probeDelay = settings.retryInitial().toNanos();
         this.leaseArg = Long.toString(leaseMillis);
         this.waiterArg = Long.toString(leaseMillis + 2 * settings.retryMax().toMillis());
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
@@ -98,6 +104,12 @@ public final class RedisBackend implements LockBackend {
         });
         executor.setRemoveOnCancelPolicy(true);
         this.watchdog = executor;
+        this.expiry = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "lockspi-redis-expiry-" + settings.address());
+            t.setDaemon(true);
+            return t;
+        });
+        expiry.setRemoveOnCancelPolicy(true);
         long interval = settings.renewInterval().toNanos();
         watchdog.scheduleWithFixedDelay(this::renewAll, interval, interval, TimeUnit.NANOSECONDS);
         this.watch = new ConnectionWatch(new HostAndPort(settings.host(), settings.port()), config,
@@ -520,15 +532,20 @@ public final class RedisBackend implements LockBackend {
         restore();
     }
 
-    /** After a failed call: leases uncertain at once, overdue ones lost, and a probe every retryMax until a call
-     *  succeeds (sooner than the next regular renewal, so a failed renewal is retried before the key expires). */
+    /**
+     * After a failed call: leases uncertain at once, overdue ones lost, and probes (a renewal pass) with a back-off
+     * from retryInitial doubling to retryMax (at most the renewal interval) until one succeeds: a failed renewal is
+     * retried before the key expires, and a restarted server is checked within a few ms of coming back.
+     */
     private void failed() {
         suspend();
         loseOverdue();
+        scheduleExpiry();
         if (closed || !probing.compareAndSet(false, true)) {
             return;
         }
-        long delay = Math.min(settings.retryMax().toNanos(), settings.renewInterval().toNanos());
+        long delay = probeDelay;
+        probeDelay = Math.min(delay * 2, Math.min(settings.retryMax().toNanos(), settings.renewInterval().toNanos()));
         try {
             watchdog.schedule(() -> {
                 probing.set(false);
@@ -536,6 +553,37 @@ public final class RedisBackend implements LockBackend {
             }, delay, TimeUnit.NANOSECONDS);
         } catch (java.util.concurrent.RejectedExecutionException closing) {
             probing.set(false); // closed meanwhile
+        }
+    }
+
+    /** While suspended: a timer at the earliest validUntil of the live leases, which marks the overdue ones lost. */
+    private void scheduleExpiry() {
+        long earliest = Long.MAX_VALUE;
+        boolean any = false;
+        for (RedisLease lease : live) {
+            long valid = lease.validUntilNanos();
+            if (!any || valid - earliest < 0) {
+                earliest = valid;
+                any = true;
+            }
+        }
+        if (!any || closed || !expiryScheduled.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            expiry.schedule(() -> {
+                expiryScheduled.set(false);
+                loseOverdue();
+                boolean still;
+                synchronized (state) {
+                    still = suspended;
+                }
+                if (still) {
+                    scheduleExpiry();
+                }
+            }, Math.max(0, earliest - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            expiryScheduled.set(false);
         }
     }
 
@@ -587,6 +635,7 @@ public final class RedisBackend implements LockBackend {
     }
 
     private void restore() {
+        probeDelay = settings.retryInitial().toNanos();
         synchronized (state) {
             if (!closed && suspended) {
                 suspended = false;
@@ -607,6 +656,7 @@ public final class RedisBackend implements LockBackend {
         }
         wakeWaiters();
         watch.close();
+        expiry.shutdownNow();
         watchdog.shutdownNow();
         try {
             if (!watchdog.awaitTermination(settings.socketTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS)) {
