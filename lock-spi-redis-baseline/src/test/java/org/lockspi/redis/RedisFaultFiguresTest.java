@@ -26,8 +26,10 @@ import org.lockspi.tck.redis.EmbeddedRedisBackend;
  * The figures the README quotes, measured through the engine with two separate services: a restart of the server
  * without its data (how often two clients held the lock, and when the old holder turned UNCERTAIN and LOST
  * relative to the new holder's acquisition), and a server frozen with {@code SIGSTOP}, which the holder cannot
- * tell from a partition (no answer, no closed connection). Asserts the signal that must hold every time: the old
- * holder is UNCERTAIN before anyone else can acquire, and LOST in the end.
+ * tell from a partition (no answer, no closed connection). Asserts what must hold every time: the old holder
+ * turns UNCERTAIN and learns LOST from the restart itself (well before its lease could run out), and in the
+ * partition it is UNCERTAIN within 2/3 of the lease and LOST within the lease. Whether it was still HELD when
+ * the other acquired is a race with the other client, counted and printed, not asserted.
  */
 @Timeout(120)
 class RedisFaultFiguresTest {
@@ -83,6 +85,7 @@ class RedisFaultFiguresTest {
     @Test
     void restartWithoutPersistence() throws InterruptedException {
         int twoHolders = 0;
+        int heldWhenTaken = 0;
         StringBuilder table = new StringBuilder(String.format("%n%-6s %12s %12s %12s %14s %6s%n", "round",
                 "B acquired", "A UNCERTAIN", "A LOST", "LOST - B acq", "both"));
         try (LockService a = open(); LockService b = open()) {
@@ -101,10 +104,11 @@ class RedisFaultFiguresTest {
                 Long uncertain = at.get(LeaseState.UNCERTAIN);
                 long lostAt = at.get(LeaseState.LOST);
                 assertNotNull(uncertain, "A was never UNCERTAIN");
-                assertTrue(uncertain - acquired < 0, "A was still HELD when B acquired, " + (uncertain - acquired) / MS
-                        + " ms before it turned UNCERTAIN");
+                // The restart itself was noticed: LOST long before the lease could have run out.
+                assertTrue(lostAt - restart < LEASE.toNanos() / 2, "LOST only " + (lostAt - restart) / MS + " ms after");
                 boolean both = lostAt - acquired > 0;
                 twoHolders += both ? 1 : 0;
+                heldWhenTaken += uncertain - acquired > 0 ? 1 : 0;
                 table.append(String.format("%-6d %9d ms %9d ms %9d ms %11d ms %6s%n", round, (acquired - restart) / MS,
                         (uncertain - restart) / MS, (lostAt - restart) / MS, (lostAt - acquired) / MS, both));
                 taken.release();
@@ -112,7 +116,8 @@ class RedisFaultFiguresTest {
             }
         }
         table.append(String.format("two clients held the lock (B acquired before A was LOST) in %d of %d restarts; "
-                + "A was UNCERTAIN before B acquired in all%n", twoHolders, RESTARTS));
+                + "A was still HELD (not yet UNCERTAIN) when B acquired in %d%n", twoHolders, RESTARTS,
+                heldWhenTaken));
         System.out.print(table);
     }
 

@@ -10,7 +10,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * One connection that stays subscribed to a channel nobody publishes on, so that its thread is always reading:
  * when the server closes its connections (it stops, restarts, or kills clients) the read ends at once, and
  * {@code onDrop} runs, long before the next renewal would have noticed. It sees nothing of a silent partition
- * (no packet arrives); the renewals cover that. After a drop it reconnects every {@code retry} until closed.
+ * (no packet arrives); the renewals cover that. After a drop it reconnects with a back-off from {@code first}
+ * doubling to {@code max}, until closed.
  *
  * <p>Threads: one daemon thread of its own; {@code onDrop} runs on it and must not block for long.
  */
@@ -20,7 +21,8 @@ final class ConnectionWatch implements AutoCloseable {
     private final HostAndPort address;
     private final DefaultJedisClientConfig config;
     private final String channel;
-    private final long retryMillis;
+    private final long firstMillis;
+    private final long maxMillis;
     private final Runnable onDrop;
     private final Thread thread;
     private final Object lock = new Object();
@@ -28,11 +30,12 @@ final class ConnectionWatch implements AutoCloseable {
     private boolean closed; // guarded by lock
 
     ConnectionWatch(HostAndPort address, DefaultJedisClientConfig config, String channel,
-                    java.time.Duration retry, Runnable onDrop) {
+                    java.time.Duration first, java.time.Duration max, Runnable onDrop) {
         this.address = address;
         this.config = config;
         this.channel = channel;
-        this.retryMillis = Math.max(1, retry.toMillis());
+        this.firstMillis = Math.max(1, first.toMillis());
+        this.maxMillis = Math.max(firstMillis, max.toMillis());
         this.onDrop = onDrop;
         this.thread = new Thread(this::run, "lockspi-redis-watch-" + address);
         thread.setDaemon(true);
@@ -40,6 +43,7 @@ final class ConnectionWatch implements AutoCloseable {
     }
 
     private void run() {
+        long pause = firstMillis;
         while (true) {
             boolean[] subscribed = {false};
             Jedis jedis = null;
@@ -78,12 +82,15 @@ final class ConnectionWatch implements AutoCloseable {
                 }
             }
             if (subscribed[0]) {
+                pause = firstMillis;
                 onDrop.run(); // a connection that never came up dropped nothing; the renewals probe meanwhile
+            } else {
+                pause = Math.min(pause * 2, maxMillis);
             }
             try {
                 synchronized (lock) {
                     if (!closed) {
-                        lock.wait(retryMillis);
+                        lock.wait(pause);
                     }
                 }
             } catch (InterruptedException e) {

@@ -1,18 +1,13 @@
 package org.lockspi.redis.internal;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.lockspi.LockConnectionException;
 import org.lockspi.LockException;
@@ -27,50 +22,30 @@ import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPooled;
-import redis.clients.jedis.Protocol;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * One Redis connection pool and its leases. Acquisitions poll with a jittered exponential back-off; one watchdog
- * thread renews every live lease at a third of the lease time and reports suspension, restoration and loss.
- *
- * <p>Faults: any failed call suspends the connection (leases {@code UNCERTAIN}) and makes the watchdog probe every
- * {@code retryMax} until a call succeeds; a renewal that finds the key gone or another owner marks the lease lost;
- * the server's {@code run_id} is compared on every pass, so a restart is named in the loss it causes. A
- * {@link ConnectionWatch} holds one idle subscribed connection, which notices a server that closes its
- * connections (a stop, a restart) at once instead of at the next renewal. A call that fails on a pooled
- * connection broken by a restart is retried once on a fresh connection, unless it timed out.
+ * One Redis connection pool and its leases. Acquisitions poll with a jittered exponential back-off; a
+ * {@link LeaseKeeper} renews the leases and reports suspension, restoration and loss. A call that fails on a
+ * pooled connection broken by a restart is retried once on a fresh connection, unless it timed out.
  */
 public final class RedisBackend implements LockBackend {
     private static final System.Logger LOG = System.getLogger(RedisBackend.class.getName());
 
     private final RedisSettings settings;
-    private final BackendEvents events;
     private final JedisPooled redis;
     private final String clientId = UUID.randomUUID().toString();
     private final AtomicLong sequence = new AtomicLong();
-    private final Set<RedisLease> live = ConcurrentHashMap.newKeySet();
     /** Acquisitions under way, so that close() can remove their waiter marks. */
     private final Set<Attempt> waiting = ConcurrentHashMap.newKeySet();
-    private final ScheduledExecutorService watchdog;
+    private final LeaseKeeper keeper;
     /** Attempts hold the read lock around their server call; close takes the write lock to wait for them. */
     private final ReentrantReadWriteLock inFlight = new ReentrantReadWriteLock();
     private final long leaseMillis;
-    private final long leaseNanos;
     private final long confirmNanos;
     private final long validNanos;
-    /** The run_id the server reported last: another one means it restarted. */
-    private volatile String runId;
-    /** Whether a probe after a failure is scheduled. */
-    private final AtomicBoolean probing = new AtomicBoolean();
-    /** The pause before the next probe: retryInitial after a success, doubling up to retryMax. */
-    private volatile long probeDelay;
-    /** Marks leases lost at their validUntil while suspended, however long the watchdog's I/O blocks. */
-    private final ScheduledThreadPoolExecutor expiry;
-    private final AtomicBoolean expiryScheduled = new AtomicBoolean();
-    private final ConnectionWatch watch;
     private final String leaseArg;
     /** How long a waiter's marks live unless its next attempt refreshes them, in ms. */
     private final String waiterArg;
@@ -82,38 +57,17 @@ public final class RedisBackend implements LockBackend {
     private final Object state = new Object();
     private volatile boolean closed; // written under state
     private volatile boolean poolClosed; // written under the write lock of inFlight
-    private boolean suspended; // guarded by state
 
     private RedisBackend(RedisSettings settings, BackendEvents events, JedisPooled redis, String runId,
                          DefaultJedisClientConfig config) {
         this.settings = settings;
-        this.events = events;
         this.redis = redis;
-        this.runId = runId;
         this.leaseMillis = settings.leaseTime().toMillis();
-        this.leaseNanos = settings.leaseTime().toNanos();
         this.confirmNanos = settings.confirmThreshold().toNanos();
-        this.validNanos = leaseNanos - settings.driftMargin().toNanos();
-        this.probeDelay = settings.retryInitial().toNanos();
+        this.validNanos = settings.leaseTime().minus(settings.driftMargin()).toNanos();
         this.leaseArg = Long.toString(leaseMillis);
         this.waiterArg = Long.toString(leaseMillis + 2 * settings.retryMax().toMillis());
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "lockspi-redis-watchdog-" + settings.address());
-            t.setDaemon(true);
-            return t;
-        });
-        executor.setRemoveOnCancelPolicy(true);
-        this.watchdog = executor;
-        this.expiry = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "lockspi-redis-expiry-" + settings.address());
-            t.setDaemon(true);
-            return t;
-        });
-        expiry.setRemoveOnCancelPolicy(true);
-        long interval = settings.renewInterval().toNanos();
-        watchdog.scheduleWithFixedDelay(this::renewAll, interval, interval, TimeUnit.NANOSECONDS);
-        this.watch = new ConnectionWatch(new HostAndPort(settings.host(), settings.port()), config,
-                settings.keyPrefix() + "watch", settings.retryMax(), this::connectionDropped);
+        this.keeper = new LeaseKeeper(settings, events, redis, config, runId);
     }
 
     /**
@@ -151,7 +105,7 @@ public final class RedisBackend implements LockBackend {
         String runId;
         try {
             redis.ping();
-            runId = runId(redis);
+            runId = Calls.runId(redis);
         } catch (JedisException | IllegalStateException e) {
             LockConnectionException failure = new LockConnectionException("cannot reach " + settings
                     + " within connectTimeout " + settings.connectTimeout() + ": " + e.getMessage(), e);
@@ -163,51 +117,6 @@ public final class RedisBackend implements LockBackend {
             throw failure;
         }
         return new RedisBackend(settings, events, redis, runId, clientConfig);
-    }
-
-    /** @return the server's {@code run_id} from {@code INFO server}: a new one at every start */
-    private static String runId(JedisPooled redis) {
-        Object reply = redis.sendCommand(Protocol.Command.INFO, "server");
-        String info = reply instanceof byte[] ? new String((byte[]) reply, java.nio.charset.StandardCharsets.UTF_8)
-                : String.valueOf(reply);
-        for (String line : info.split("\r?\n")) {
-            if (line.startsWith("run_id:")) {
-                return line.substring("run_id:".length()).strip();
-            }
-        }
-        return "";
-    }
-
-    /**
-     * Runs one call; if it fails on a connection broken earlier (a server restart leaves every pooled connection
-     * broken), drops the idle connections and runs it once more on a fresh one. A timeout is not retried: it
-     * spent its budget, so one call never takes longer than twice connectTimeout plus socketTimeout.
-     */
-    private <T> T call(Supplier<T> command) {
-        try {
-            return command.get();
-        } catch (JedisConnectionException e) {
-            if (!brokenConnection(e) || closed) {
-                throw e;
-            }
-            redis.getPool().clear();
-            try {
-                return command.get();
-            } catch (JedisException again) {
-                again.addSuppressed(e);
-                throw again;
-            }
-        }
-    }
-
-    /** Whether a connection failure came from a connection that was broken, not from a timeout. */
-    private static boolean brokenConnection(JedisConnectionException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof java.net.SocketTimeoutException) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static int millis(Duration d) {
@@ -344,23 +253,24 @@ public final class RedisBackend implements LockBackend {
         try {
             checkOpen();
             long sentAt = System.nanoTime();
-            String server = runId;
+            String server = keeper.runId();
             Object result;
             try {
                 try {
                     result = redis.eval(attempt.script, attempt.scriptKeys, attempt.args(mayWait));
                 } catch (JedisConnectionException e) {
-                    if (!brokenConnection(e) || closed) {
+                    if (!Calls.brokenConnection(e) || closed) {
                         throw e;
                     }
                     // A pooled connection broken by a restart: the script may or may not have run. Clear what
                     // it may have left, then try once more on a fresh connection.
+                    keeper.failed(); // the connection was lost: uncertain until this answer restores it
                     redis.getPool().clear();
                     attempt.abandon();
                     sentAt = System.nanoTime();
-                    server = runId;
+                    server = keeper.runId();
                     result = redis.eval(attempt.script, attempt.scriptKeys, attempt.args(mayWait));
-                    renewSoon(); // the server came back: check its run_id and our leases now
+                    keeper.renewSoon(); // the server came back: check its run_id and our leases now
                 }
             } catch (JedisException e) {
                 rethrowInterrupt(e);
@@ -380,18 +290,8 @@ public final class RedisBackend implements LockBackend {
             attempt.registered = false; // the script removed the waiter marks with the acquisition
             RedisLease lease = new RedisLease(this, attempt.request.kind(), attempt.request.name(), attempt.leaseKey,
                     attempt.shared, attempt.ownerToken, (Long) result, sentAt, server, confirmNanos, validNanos);
-            live.add(lease);
-            boolean wasSuspended;
-            synchronized (state) {
-                wasSuspended = suspended;
-            }
-            if (wasSuspended) {
-                // The server answers again. A lease whose last renewal was sent less than leaseTime ago still has
-                // its key (absent data loss, which the next renewal finds): the others are lost, these held.
-                loseOverdue();
-                restore();
-                renewSoon();
-            }
+            // If the connection was suspended, this answer restores it, and every lease is checked at once.
+            keeper.acquired(lease);
             return lease;
         } finally {
             inFlight.readLock().unlock();
@@ -439,7 +339,7 @@ public final class RedisBackend implements LockBackend {
         if (e instanceof JedisDataException && !isTransient(e)) {
             return new LockException(what + " on " + settings + " was refused by the server: " + e.getMessage(), e);
         }
-        failed();
+        keeper.failed();
         return new LockConnectionException(what + " on " + settings + " failed: " + e.getMessage(), e);
     }
 
@@ -456,7 +356,7 @@ public final class RedisBackend implements LockBackend {
         if (!lease.markReleased()) {
             return;
         }
-        live.remove(lease);
+        keeper.forget(lease);
         wakeWaiters();
         inFlight.readLock().lock();
         try {
@@ -464,8 +364,9 @@ public final class RedisBackend implements LockBackend {
                 return; // close released it, or is releasing it
             }
             try {
-                call(() -> redis.eval(lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE,
-                        List.of(lease.key), List.of(lease.ownerToken)));
+                String script = lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE;
+                Calls.retryOnce(redis, keeper::failed,
+                        () -> redis.eval(script, List.of(lease.key), List.of(lease.ownerToken)));
             } catch (JedisException e) {
                 if (lease.isLost()) {
                     return; // nothing of ours to free; a lost lease's release never throws
@@ -480,170 +381,6 @@ public final class RedisBackend implements LockBackend {
 
     // ---- renewal ------------------------------------------------------------------------------------------
 
-    /** The watchdog's pass: extend every live lease that is still ours; report what changed. */
-    private void renewAll() {
-        if (closed) {
-            return;
-        }
-        List<RedisLease> leases = new ArrayList<>(live);
-        try {
-            if (leases.isEmpty()) {
-                synchronized (state) {
-                    if (!suspended) {
-                        return;
-                    }
-                }
-            }
-            String now = call(() -> runId(redis));
-            String before = runId;
-            if (!now.equals(before)) {
-                LOG.log(System.Logger.Level.INFO, () -> settings + " restarted (run_id " + before + " -> " + now
-                        + "): checking " + leases.size() + " leases now");
-                runId = now;
-            }
-            for (RedisLease lease : leases) {
-                if (closed) {
-                    return;
-                }
-                if (lease.isReleased() || lease.isLost()) {
-                    continue;
-                }
-                long sentAt = System.nanoTime();
-                Object result = call(() -> redis.eval(lease.shared ? Scripts.RENEW_SHARED : Scripts.RENEW_EXCLUSIVE,
-                        List.of(lease.key), List.of(lease.ownerToken, leaseArg)));
-                if (Long.valueOf(1L).equals(result)) {
-                    lease.confirmed(sentAt);
-                } else {
-                    lost(lease, lease.runId.equals(now) ? "its key is gone or has another owner"
-                            : "the server restarted (run_id " + lease.runId + " -> " + now + ") without its key");
-                }
-            }
-        } catch (JedisException | IllegalStateException e) {
-            if (!closed) {
-                LOG.log(System.Logger.Level.DEBUG, () -> "lease renewal on " + settings + " failed", e);
-                failed();
-            }
-            return;
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "lease renewal on " + settings + " failed unexpectedly", e);
-            failed();
-            return;
-        }
-        restore();
-    }
-
-    /**
-     * After a failed call: leases uncertain at once, overdue ones lost, and probes (a renewal pass) with a back-off
-     * from retryInitial doubling to retryMax (at most the renewal interval) until one succeeds: a failed renewal is
-     * retried before the key expires, and a restarted server is checked within a few ms of coming back.
-     */
-    private void failed() {
-        suspend();
-        loseOverdue();
-        scheduleExpiry();
-        if (closed || !probing.compareAndSet(false, true)) {
-            return;
-        }
-        long delay = probeDelay;
-        probeDelay = Math.min(delay * 2, Math.min(settings.retryMax().toNanos(), settings.renewInterval().toNanos()));
-        try {
-            watchdog.schedule(() -> {
-                probing.set(false);
-                renewAll();
-            }, delay, TimeUnit.NANOSECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
-            probing.set(false); // closed meanwhile
-        }
-    }
-
-    /** While suspended: a timer at the earliest validUntil of the live leases, which marks the overdue ones lost. */
-    private void scheduleExpiry() {
-        long earliest = Long.MAX_VALUE;
-        boolean any = false;
-        for (RedisLease lease : live) {
-            long valid = lease.validUntilNanos();
-            if (!any || valid - earliest < 0) {
-                earliest = valid;
-                any = true;
-            }
-        }
-        if (!any || closed || !expiryScheduled.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            expiry.schedule(() -> {
-                expiryScheduled.set(false);
-                loseOverdue();
-                boolean still;
-                synchronized (state) {
-                    still = suspended;
-                }
-                if (still) {
-                    scheduleExpiry();
-                }
-            }, Math.max(0, earliest - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
-            expiryScheduled.set(false);
-        }
-    }
-
-    /** Runs a renewal pass now, on the watchdog thread. */
-    private void renewSoon() {
-        try {
-            watchdog.execute(this::renewAll);
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
-            // closed meanwhile: close frees the leases
-        }
-    }
-
-    /** The {@link ConnectionWatch} lost its connection: the server stopped or closed connections. */
-    private void connectionDropped() {
-        if (closed) {
-            return;
-        }
-        redis.getPool().clear(); // idle connections to a stopped server are broken too
-        suspend();
-        renewSoon();
-    }
-
-    /** Marks lost every lease past its validUntil (the last confirmed renewal's send time + lease - margin). */
-    private void loseOverdue() {
-        long now = System.nanoTime();
-        for (RedisLease lease : live) {
-            if (now - lease.validUntilNanos() >= 0) {
-                lost(lease, "not renewed for leaseTime " + settings.leaseTime() + " less the drift margin "
-                        + settings.driftMargin());
-            }
-        }
-    }
-
-    private void lost(RedisLease lease, String why) {
-        if (lease.markLost()) {
-            live.remove(lease);
-            LOG.log(System.Logger.Level.DEBUG, () -> "lease lost: " + lease + ": " + why);
-            events.leaseLost(lease);
-        }
-    }
-
-    private void suspend() {
-        synchronized (state) {
-            if (!closed && !suspended) {
-                suspended = true;
-                events.connectionSuspended();
-            }
-        }
-    }
-
-    private void restore() {
-        probeDelay = settings.retryInitial().toNanos();
-        synchronized (state) {
-            if (!closed && suspended) {
-                suspended = false;
-                events.connectionRestored();
-            }
-        }
-    }
-
     // ---- close --------------------------------------------------------------------------------------------
 
     @Override
@@ -655,20 +392,11 @@ public final class RedisBackend implements LockBackend {
             closed = true;
         }
         wakeWaiters();
-        watch.close();
-        expiry.shutdownNow();
-        watchdog.shutdownNow();
-        try {
-            if (!watchdog.awaitTermination(settings.socketTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS)) {
-                LOG.log(System.Logger.Level.WARNING, "the lease watchdog of " + settings + " did not stop");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        List<RedisLease> leases = keeper.close();
         inFlight.writeLock().lock();
         try {
             LockConnectionException failure = null;
-            for (RedisLease lease : live) {
+            for (RedisLease lease : leases) {
                 if (!lease.markReleased()) {
                     continue;
                 }
@@ -686,7 +414,6 @@ public final class RedisBackend implements LockBackend {
                     failure.addSuppressed(e);
                 }
             }
-            live.clear();
             for (Attempt attempt : waiting) {
                 if (attempt.registered && failure == null) {
                     attempt.registered = false;
