@@ -31,7 +31,8 @@ public final class MemTckBackend implements TckBackend {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART, Capability.PARENT_REMOVAL);
+        return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART, Capability.PARENT_REMOVAL,
+                Capability.HIGH_COUNTERS);
     }
 
     @Override
