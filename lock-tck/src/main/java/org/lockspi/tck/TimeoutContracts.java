@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.lockspi.tck.internal.Checks.BOUND;
 import static org.lockspi.tck.internal.Checks.OVERSHOOT;
 import static org.lockspi.tck.internal.Checks.SHORT;
+import static org.lockspi.tck.internal.Checks.TIMED;
 import static org.lockspi.tck.internal.Checks.WAIT;
 import static org.lockspi.tck.internal.Checks.assertBetween;
 import static org.lockspi.tck.internal.Checks.assertNames;
@@ -58,10 +59,7 @@ public interface TimeoutContracts extends TckContext {
             String name = uniqueName("timed-" + kind);
             Acquirable contender = kind.of(openClient(), name);
             try (Lease held = kind.of(openClient(), name).acquire(WAIT)) {
-                AtomicReference<Optional<Lease>> result = new AtomicReference<>();
-                Duration took = time(() -> result.set(contender.tryAcquire(SHORT)));
-                assertTrue(result.get().isEmpty(), kind + ": tryAcquire(" + SHORT + ") got a held lock");
-                assertBetween(took, SHORT, SHORT.plus(OVERSHOOT), kind + ": tryAcquire(" + SHORT + ") of a held lock");
+                tryAcquireEndsInTime(kind.toString(), contender);
             }
         }
     }
@@ -74,13 +72,7 @@ public interface TimeoutContracts extends TckContext {
             String name = uniqueName("acq-" + kind);
             Acquirable contender = kind.of(openClient(), name);
             try (Lease held = kind.of(openClient(), name).acquire(WAIT)) {
-                long start = System.nanoTime();
-                LockTimeoutException e = throwsWithin(LockTimeoutException.class, SHORT.plus(OVERSHOOT),
-                        kind + ".acquire(" + SHORT + ") of a held lock", () -> contender.acquire(SHORT));
-                assertBetween(Duration.ofNanos(System.nanoTime() - start), SHORT, SHORT.plus(OVERSHOOT),
-                        kind + ".acquire(" + SHORT + ")");
-                assertEquals(SHORT, e.timeout());
-                assertNames(e, name);
+                acquireEndsInTime(kind.toString(), name, contender);
             }
         }
     }
@@ -262,31 +254,38 @@ public interface TimeoutContracts extends TckContext {
         if (readWrite) {
             String name = uniqueName("timed-read");
             try (Lease held = openClient().readWriteLock(name).writeLock().acquire(WAIT)) {
-                timesOutWithinOvershoot("read", name, openClient().readWriteLock(name).readLock());
+                Acquirable reader = openClient().readWriteLock(name).readLock();
+                tryAcquireEndsInTime("read", reader);
+                acquireEndsInTime("read", name, reader);
             }
         }
         if (semaphore) {
             String name = uniqueName("timed-permits");
-            LockService holder = openClient();
-            try (Lease one = holder.semaphore(name, 2).acquire(WAIT);
+            try (Lease one = openClient().semaphore(name, 2).acquire(WAIT);
                  Lease two = openClient().semaphore(name, 2).acquire(WAIT)) {
-                timesOutWithinOvershoot("semaphore(2)", name, openClient().semaphore(name, 2));
+                Acquirable third = openClient().semaphore(name, 2);
+                tryAcquireEndsInTime("semaphore(2)", third);
+                acquireEndsInTime("semaphore(2)", name, third);
             }
         }
     }
 
-    /** tryAcquire(SHORT) is empty and acquire(SHORT) throws, each no earlier than SHORT, no later than OVERSHOOT. */
-    private static void timesOutWithinOvershoot(String kind, String name, Acquirable contender) throws Exception {
+    /** tryAcquire(TIMED) of a held lock is empty, no earlier than TIMED and no later than TIMED + OVERSHOOT. */
+    private static void tryAcquireEndsInTime(String kind, Acquirable contender) throws Exception {
         AtomicReference<Optional<Lease>> result = new AtomicReference<>();
-        Duration took = time(() -> result.set(contender.tryAcquire(SHORT)));
-        assertTrue(result.get().isEmpty(), kind + ": tryAcquire(" + SHORT + ") got a held lock");
-        assertBetween(took, SHORT, SHORT.plus(OVERSHOOT), kind + ": tryAcquire(" + SHORT + ") of a held lock");
+        Duration took = time(() -> result.set(contender.tryAcquire(TIMED)));
+        assertTrue(result.get().isEmpty(), kind + ": tryAcquire(" + TIMED + ") got a held lock");
+        assertBetween(took, TIMED, TIMED.plus(OVERSHOOT), kind + ": tryAcquire(" + TIMED + ") of a held lock");
+    }
+
+    /** acquire(TIMED) of a held lock throws LockTimeoutException, no earlier than TIMED, no later than + OVERSHOOT. */
+    private static void acquireEndsInTime(String kind, String name, Acquirable contender) {
         long start = System.nanoTime();
-        LockTimeoutException e = throwsWithin(LockTimeoutException.class, SHORT.plus(OVERSHOOT),
-                kind + ".acquire(" + SHORT + ") of a held lock", () -> contender.acquire(SHORT));
-        assertBetween(Duration.ofNanos(System.nanoTime() - start), SHORT, SHORT.plus(OVERSHOOT),
-                kind + ".acquire(" + SHORT + ")");
-        assertEquals(SHORT, e.timeout());
+        LockTimeoutException e = throwsWithin(LockTimeoutException.class, TIMED.plus(OVERSHOOT),
+                kind + ".acquire(" + TIMED + ") of a held lock", () -> contender.acquire(TIMED));
+        assertBetween(Duration.ofNanos(System.nanoTime() - start), TIMED, TIMED.plus(OVERSHOOT),
+                kind + ".acquire(" + TIMED + ")");
+        assertEquals(TIMED, e.timeout());
         assertNames(e, name);
     }
 }
