@@ -27,7 +27,7 @@ public final class Checks {
     public static final Duration TIMED = Duration.ofMillis(100);
     /**
      * How far past its {@link #TIMED} timeout a timed acquisition of a held lock may return: 700 ms. The real
-     * providers overshoot by a few milliseconds on a quiet machine, and by at most about 470 ms (single samples;
+     * providers overshoot by a few milliseconds on a quiet machine, and by at most about 580 ms (single samples;
      * medians stay under 40 ms) on a two-core machine loaded six times over; a wait that looks at its deadline
      * only between the rounds of a one-second poll returns 900 ms late, and fails.
      */
