@@ -161,7 +161,7 @@ public interface FairnessContracts extends TckContext {
 
     /**
      * Starts the waiters one by one, each once the server shows the entries of the one before: the lock's residue
-     * has grown and then stayed the same for 200 ms (a waiter may add more than one entry, as a
+     * has grown and then stayed the same for 500 ms (a waiter may add more than one entry, as a
      * ZooKeeper semaphore waiter adds a lock node and then a lease node; the first fixes its place).
      *
      * @return the waiters' futures, in order
@@ -179,12 +179,12 @@ public interface FairnessContracts extends TckContext {
         return done;
     }
 
-    /** @return the lock's residue once it has not changed for 200 ms (within 10 s) */
+    /** @return the lock's residue once it has not changed for 500 ms (within 10 s) */
     private List<String> settled(String name) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         List<String> last = backend().residue(name);
         long since = System.nanoTime();
-        while (System.nanoTime() - since < TimeUnit.MILLISECONDS.toNanos(200)) {
+        while (System.nanoTime() - since < TimeUnit.MILLISECONDS.toNanos(500)) {
             if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError("the entries of '" + name + "' kept changing for 10 s: " + last);
             }
