@@ -2,16 +2,20 @@ package org.lockspi.tck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lockspi.tck.internal.Checks.requireSomeKind;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.lockspi.Acquirable;
 import org.lockspi.Lease;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
+import org.lockspi.tck.internal.Kind;
 import org.lockspi.tck.process.HolderMain;
 
 /**
@@ -72,6 +76,46 @@ public interface FencingTokenContracts extends TckContext {
         requireFeature(LockFeature.NON_REENTRANT_MUTEX);
         requireCapability(TckBackend.Capability.PARENT_REMOVAL);
         tokensIncreaseAfterParentRemoval("non-reentrant");
+    }
+
+    @Test
+    @Timeout(60)
+    @DisplayName("§13.6 every kind: on a backend whose counters start above 2^32, every token is above 2^32 and "
+            + "tokens still increase")
+    default void tokensAboveTwoToThe32() throws InterruptedException {
+        requireFeature(LockFeature.FENCING_TOKENS);
+        requireCapability(TckBackend.Capability.HIGH_COUNTERS);
+        List<String> kinds = new ArrayList<>();
+        for (Kind kind : requireSomeKind(provider())) {
+            kinds.add(kind.toString());
+        }
+        if (provider().features().contains(LockFeature.READ_WRITE)) {
+            kinds.add("read");
+        }
+        List<LockService> clients = List.of(openClient(), openClient());
+        for (String kind : kinds) {
+            String name = uniqueName("fencing-high-" + kind);
+            long last = TckBackend.HIGH_COUNTER_FLOOR;
+            List<Long> tokens = new ArrayList<>();
+            for (int round = 0; round < 2; round++) {
+                for (LockService client : clients) {
+                    long token;
+                    try (Lease lease = highKind(client, kind, name).acquire(Duration.ofSeconds(10))) {
+                        token = lease.fencingToken();
+                    }
+                    tokens.add(token);
+                    assertTrue(token > last, kind + ": tokens of successive holders of '" + name + "' must be above "
+                            + "2^32 = " + TckBackend.HIGH_COUNTER_FLOOR + " and increase (a token cut to 32 bits "
+                            + "is not): " + tokens);
+                    last = token;
+                }
+            }
+        }
+    }
+
+    private static Acquirable highKind(LockService client, String kind, String name) {
+        return "read".equals(kind) ? client.readWriteLock(name).readLock()
+                : Kind.valueOf(kind.toUpperCase(Locale.ROOT).replace('-', '_')).of(client, name);
     }
 
     private void tokensIncreaseAcrossClients(String kind) throws InterruptedException {

@@ -29,8 +29,18 @@ public interface TckBackend extends AutoCloseable {
          * Clients in other JVM processes on this machine reach the server at {@link #uri()} (a real server does;
          * an in-memory one does not); the cross-process and crash contracts need it.
          */
-        OTHER_PROCESSES
+        OTHER_PROCESSES,
+        /**
+         * The server's own counters, from which a provider takes its fencing tokens, are above {@code 2^32} from
+         * the start (ZooKeeper: every zxid, the server having begun a later epoch; the high 32 bits of a zxid are
+         * its epoch), so a correct token is above {@code 2^32} and a token cut to 32 bits is not. Claimed only by a
+         * backend that makes it so; a provider that draws its tokens from elsewhere is not tested by it.
+         */
+        HIGH_COUNTERS
     }
+
+    /** The floor of every counter on a {@link Capability#HIGH_COUNTERS} backend: {@code 2^32}. */
+    long HIGH_COUNTER_FLOOR = 1L << 32;
 
     /** @return a one-line description for reports, e.g. {@code embedded ZooKeeper 3.9.5 at 127.0.0.1:40123} */
     String description();

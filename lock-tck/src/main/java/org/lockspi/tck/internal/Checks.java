@@ -20,6 +20,18 @@ public final class Checks {
      * round trips on a loaded two-core machine.
      */
     public static final Duration BOUND = Duration.ofSeconds(2);
+    /**
+     * The timeout of the rules that bound how far a timed acquisition overshoots (§5.2, §5.3, §5.9): 100 ms. Short,
+     * so that a wait that looks at its deadline only between the rounds of a one-second poll ends 900 ms late.
+     */
+    public static final Duration TIMED = Duration.ofMillis(100);
+    /**
+     * How far past its {@link #TIMED} timeout a timed acquisition of a held lock may return: 700 ms. The real
+     * providers overshoot by a few milliseconds on a quiet machine, and by at most about 580 ms (single samples;
+     * medians stay under 40 ms) on a two-core machine loaded six times over; a wait that looks at its deadline
+     * only between the rounds of a one-second poll returns 900 ms late, and fails.
+     */
+    public static final Duration OVERSHOOT = Duration.ofMillis(700);
     /** How long an acquisition that must succeed may wait for a lock about to be released. */
     public static final Duration WAIT = Duration.ofSeconds(10);
     /** A short timeout for acquisitions that must time out. */

@@ -97,6 +97,26 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
         RequestProcessor pipeline() {
             return firstProcessor;
         }
+
+        /**
+         * Loads the data, then moves the server to the next epoch, as a quorum does when it elects a leader: the
+         * next zxid is {@code (epoch + 1) << 32}, {@code 2^32} at the first start. Zxids (and the tokens taken
+         * from them) are then above {@code 2^32} from the start, and every restart raises the high word while
+         * the low word starts again near zero, so a token cut to 32 bits would go down across a restart.
+         */
+        @Override
+        public void loadData() throws IOException, InterruptedException {
+            super.loadData();
+            setZxid(nextEpochStart(getZxid()));
+        }
+    }
+
+    /**
+     * @param zxid the last zxid a server processed
+     * @return the first zxid of the epoch after {@code zxid}'s: {@code ((zxid >>> 32) + 1) << 32}
+     */
+    static long nextEpochStart(long zxid) {
+        return ((zxid >>> 32) + 1) << 32;
     }
 
     private EmbeddedZooKeeperBackend(Path dataDir) {
@@ -165,9 +185,14 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
         return port;
     }
 
+    /**
+     * Every capability, named one by one so that a capability added later is not claimed unseen. Zxids start at
+     * {@code 2^32} ({@link Capability#HIGH_COUNTERS}): the server begins each start with a new epoch.
+     */
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.allOf(Capability.class);
+        return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART, Capability.WATCH_COUNT,
+                Capability.PARENT_REMOVAL, Capability.OTHER_PROCESSES, Capability.HIGH_COUNTERS);
     }
 
     /**
@@ -252,7 +277,8 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
 
     /**
      * Stops the server and starts it again on the same port with the same data directory. Sessions survive if their
-     * clients reconnect within the session timeout; zxids keep growing. Returns once the server serves.
+     * clients reconnect within the session timeout; zxids keep growing: the server starts a new epoch (the high
+     * 32 bits of a zxid go up by one, the low 32 bits start again at zero). Returns once the server serves.
      */
     @Override
     public synchronized void restart() {

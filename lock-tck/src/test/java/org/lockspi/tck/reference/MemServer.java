@@ -15,6 +15,7 @@ import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.Deadline;
 import org.lockspi.spi.LockKind;
+import org.lockspi.tck.TckBackend;
 
 /**
  * The reference lock server: one namespace of in-memory lock queues, kept in a static registry so that every
@@ -31,7 +32,10 @@ final class MemServer {
     final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Map<String, List<Entry>> queues = new HashMap<>();
-    /** Fencing counters per lock name; they outlive the queues, as a zxid outlives its nodes. */
+    /**
+     * Fencing counters per lock name; they outlive the queues, as a zxid outlives its nodes, and start at
+     * {@link TckBackend#HIGH_COUNTER_FLOOR} (2^32), as zxids of a later ZooKeeper epoch do.
+     */
     private final Map<String, Long> tokens = new HashMap<>();
     private final Set<MemBackend> clients = new CopyOnWriteArraySet<>();
     /** The waiters that wait in I/O ({@link MemBackend#waitsInIo()}), woken with the others. */
@@ -203,7 +207,7 @@ final class MemServer {
 
     private void grant(Entry e) {
         e.granted = true;
-        e.token = tokens.merge(e.name, 1L, Long::sum);
+        e.token = tokens.merge(e.name, TckBackend.HIGH_COUNTER_FLOOR + 1, (old, first) -> old + 1);
     }
 
     /** Removes an entry (if still there) and lets the queue move on. Caller holds the lock. */

@@ -20,9 +20,10 @@ public final class MemTckBackend implements TckBackend {
     private final Set<Capability> capabilities;
     private final boolean sessionsDie;
 
-    /** A server with every capability it can offer: INSPECT, FORCE_LOSS, RESTART, PARENT_REMOVAL. */
+    /** A server with every capability it can offer: INSPECT, FORCE_LOSS, RESTART, PARENT_REMOVAL, HIGH_COUNTERS. */
     public MemTckBackend() {
-        this(EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART, Capability.PARENT_REMOVAL));
+        this(EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART, Capability.PARENT_REMOVAL,
+                Capability.HIGH_COUNTERS));
     }
 
     /**

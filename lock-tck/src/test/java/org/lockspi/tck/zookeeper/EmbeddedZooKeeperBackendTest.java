@@ -29,6 +29,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.lockspi.spi.LockUri;
+import org.lockspi.tck.TckBackend;
 import org.lockspi.tck.TckBackend.Capability;
 
 /** The embedded ZooKeeper backend, checked with the plain ZooKeeper client. */
@@ -177,7 +178,14 @@ class EmbeddedZooKeeperBackendTest {
         assertNotNull(stat, "the ephemeral node survived the restart");
         assertEquals(session, stat.getEphemeralOwner());
         String next = lockNode(zk, "restart");
-        assertTrue(zk.exists(next, false).getCzxid() > before, "zxids grow across the restart");
+        long after = zk.exists(next, false).getCzxid();
+        assertTrue(after > before, "zxids grow across the restart");
+        // HIGH_COUNTERS: every start begins a new epoch, so the high word goes up and the low word starts again
+        assertTrue(before > TckBackend.HIGH_COUNTER_FLOOR, "a zxid above 2^32: 0x" + Long.toHexString(before));
+        assertEquals((before >>> 32) + 1, after >>> 32, "the restart begins the next epoch: 0x"
+                + Long.toHexString(before) + ", then 0x" + Long.toHexString(after));
+        assertTrue((int) after < (int) before, "the low 32 bits start again, so a token cut to them would go "
+                + "down: 0x" + Long.toHexString(before) + ", then 0x" + Long.toHexString(after));
         assertEquals(2, backend.residue("restart").size());
     }
 
