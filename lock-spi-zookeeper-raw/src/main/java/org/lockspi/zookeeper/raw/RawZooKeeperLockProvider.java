@@ -1,7 +1,7 @@
 package org.lockspi.zookeeper.raw;
 
-import org.lockspi.LockConnectionException;
 import org.lockspi.zookeeper.raw.internal.RawZkOps;
+import org.lockspi.zookeeper.recipe.ZkConnectFailures;
 import org.lockspi.zookeeper.recipe.ZkOps;
 import org.lockspi.zookeeper.recipe.ZkRecipeProvider;
 import org.lockspi.zookeeper.recipe.ZkSettings;
@@ -42,8 +42,7 @@ public final class RawZooKeeperLockProvider extends ZkRecipeProvider {
             return RawZkOps.connect(settings.hosts(), settings.sessionTimeout(), settings.connectTimeout(),
                     settings.digest().orElse(null));
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockConnectionException("interrupted while connecting to ZooKeeper at " + settings.hosts(), e);
+            throw ZkConnectFailures.interrupted(settings.hosts(), e);
         }
     }
 }
