@@ -163,7 +163,10 @@ public final class ZkContact implements AutoCloseable {
         }
     }
 
-    /** Ends the heartbeat thread and waits for it (at most 5 s; a probe in flight is interrupted). Idempotent. */
+    /**
+     * Ends the heartbeat thread and waits for it, at most 5 s: a probe in flight (which may wait for a dead
+     * server) is interrupted, so that close() never waits for the network. Idempotent.
+     */
     @Override
     public void close() {
         synchronized (signal) {
@@ -173,12 +176,9 @@ public final class ZkContact implements AutoCloseable {
         if (Thread.currentThread() == thread) {
             return;
         }
+        thread.interrupt();
         try {
-            thread.join(1000);
-            if (thread.isAlive()) {
-                thread.interrupt();
-                thread.join(4000);
-            }
+            thread.join(5000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
