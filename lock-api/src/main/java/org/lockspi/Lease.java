@@ -135,7 +135,9 @@ public interface Lease extends AutoCloseable {
      * @throws IllegalMonitorStateException if the lease belongs to a thread-owned lock and the calling thread is
      *                                      not the one that acquired it; the lease stays held
      * @throws LockConnectionException      if the server could not be told; the lease is released locally and
-     *                                      the server frees the lock when the session or lease ends
+     *                                      the provider deletes its state when the connection returns, or the
+     *                                      server frees the lock when the session or lease ends. Never for a
+     *                                      {@link LeaseState#LOST} lease
      */
     void release();
 

@@ -15,6 +15,7 @@ import org.lockspi.DistributedLock;
 import org.lockspi.Lease;
 import org.lockspi.LeaseListener;
 import org.lockspi.LeaseState;
+import org.lockspi.LockConnectionException;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.ReadWriteLock;
@@ -191,7 +192,16 @@ final class EngineService implements LockService {
         if (hold.lock != null) {
             hold.lock.detach(hold);
         }
-        hold.backendLease.release();
+        boolean lost = hold.state() == LeaseState.LOST; // a LOST hold stays LOST when its last lease goes
+        try {
+            hold.backendLease.release();
+        } catch (LockConnectionException e) {
+            if (!lost) {
+                throw e;
+            }
+            // a LOST lease's release never throws: the backend deletes its state when the connection returns
+            LOG.log(System.Logger.Level.DEBUG, "release of lost " + hold + " left to the reconnection", e);
+        }
     }
 
     /**

@@ -107,7 +107,11 @@ public interface LeaseValidityContracts extends TckContext {
             recorder.awaitChangeTo(LeaseState.UNCERTAIN, crashReleaseBound());
             assertNotEquals(LeaseState.HELD, other.state(), "the server is down: not HELD");
             start = System.nanoTime();
-            closing.close();
+            try {
+                closing.close();
+            } catch (LockConnectionException documented) {
+                // the server could not be told: the session or lease end frees the lock
+            }
             Duration closeTook = Duration.ofNanos(System.nanoTime() - start);
             assertTrue(closeTook.compareTo(bound) <= 0, "close() took " + closeTook + ", bound " + bound);
             assertEquals(LeaseState.RELEASED, other.state());
