@@ -30,6 +30,7 @@ import org.lockspi.spi.Deadline;
 import org.lockspi.spi.LockBackend;
 import org.lockspi.spi.LockKind;
 import org.lockspi.spi.LockUri;
+import org.lockspi.zookeeper.recipe.BoundedClose;
 import org.lockspi.zookeeper.recipe.ZkConnectFailures;
 import org.lockspi.zookeeper.recipe.ZkContact;
 import org.lockspi.zookeeper.recipe.ZkSettings;
@@ -68,6 +69,8 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
 
     private final ZkContact contact;
     private final Duration releaseBound;
+    /** The negotiated session timeout, read on connection events: the deadlines must not ask Curator. */
+    private volatile int negotiatedMillis = -1;
 
     private final Object gate = new Object();
     private final Set<Thread> waiting = new HashSet<>(); // guarded by gate
@@ -85,9 +88,10 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         this.description = description;
         this.releaseBound = releaseBound;
         this.currentSession = sessionId();
+        this.negotiatedMillis = negotiatedSessionTimeout();
         // the heartbeat goes straight to the ZooKeeper handle: one request, no Curator retry, no connection wait
         this.contact = new ZkContact(client.getZookeeperClient().getCurrentConnectionString(), uncertainAfter,
-                this::negotiatedSessionTimeout, sessionTimeout,
+                () -> negotiatedMillis, sessionTimeout,
                 () -> client.getZookeeperClient().getZooKeeper().exists("/", false), () -> !live.isEmpty(),
                 events::leasesConfirmed);
         client.getConnectionStateListenable().addListener(this);
@@ -457,6 +461,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             }
             currentSession = now;
         }
+        negotiatedMillis = negotiatedSessionTimeout();
         takeLost(lease -> lease.session != now).forEach(events::leaseLost);
         suspended = false;
         events.connectionRestored();
@@ -648,32 +653,35 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         contact.close();
         if (ownsClient) {
             live.clear();
-            try {
-                client.close(); // ends the session: the server deletes every node of ours
-            } finally {
-                notifier.shutdownNow();
-            }
+            // ends the session: the server deletes every node of ours; during an outage, never past the bound
+            BoundedClose.run(client.getZookeeperClient().getCurrentConnectionString(), () -> {
+                try {
+                    client.close();
+                } finally {
+                    notifier.shutdownNow();
+                }
+            }, releaseBound);
             return;
         }
-        // the application's client lives on: delete our nodes, and only ours
-        LockConnectionException failure = null;
+        // the application's client lives on: delete our nodes, and only ours, waiting at most the bound
+        List<CountDownLatch> deletes = new ArrayList<>();
         for (CuratorLease lease : new ArrayList<>(live)) {
             live.remove(lease);
-            try {
-                client.delete().quietly().guaranteed().forPath(lease.node);
-            } catch (Exception e) {
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-                if (failure == null) {
-                    failure = new LockConnectionException("could not free every lock of " + description
-                            + " on close; the guaranteed deletes are retried in the background");
-                }
-                failure.addSuppressed(e);
-            }
+            deletes.add(deleteInBackground(lease.node));
         }
-        if (failure != null) {
-            throw failure;
+        long end = System.nanoTime() + releaseBound.toNanos();
+        try {
+            for (CountDownLatch done : deletes) {
+                if (!done.await(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    throw new LockConnectionException("could not free every lock of " + description + " within "
+                            + releaseBound.toMillis() + " ms of close; the guaranteed deletes are retried in the"
+                            + " background");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockConnectionException("interrupted while freeing the locks of " + description
+                    + " on close; the guaranteed deletes are retried in the background", e);
         }
     }
 

@@ -720,7 +720,7 @@ public final class ZkLockBackend implements LockBackend {
         contact.close();
         cleaner.shutdownNow();
         try {
-            ops.close();
+            BoundedClose.run(ops.address(), ops::close, releaseBound);
         } finally {
             leases.clear();
             residue.clear();
