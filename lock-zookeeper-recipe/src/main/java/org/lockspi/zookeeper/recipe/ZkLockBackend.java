@@ -42,6 +42,13 @@ import org.lockspi.spi.LockKind;
  *       ({@link BackendEvents#leaseLost(BackendLease)}). An operation that meets a lost connection waits for it to
  *       return, at most until the deadline and at most {@code reconnectWait}, then fails with
  *       {@link LockConnectionException}.</li>
+ *   <li><b>Deadlines.</b> Every answered request (and a heartbeat, {@link ZkContact}, while leases are held)
+ *       confirms the session; a lease's {@code confirmedUntilNanos()} and {@code validUntilNanos()} come from the
+ *       last confirmation, so the engine reports UNCERTAIN, then LOST, before any event arrives. A lease the
+ *       engine judged lost while the session lives on still deletes its node on release.</li>
+ *   <li><b>Bounded release and close.</b> {@code release()} waits at most
+ *       {@link ZkSettings#releaseBound()} for the delete (then leaves it to the reconnection), and {@code close()}
+ *       at most as long for the client's own close.</li>
  *   <li><b>Fencing token:</b> the czxid of the lease's own node, which grows with every creation on the ensemble,
  *       also across server restarts and the removal of an empty parent.</li>
  * </ul>
