@@ -87,6 +87,13 @@ public interface LockService extends AutoCloseable {
     /**
      * Closes the connection; every lease of this service turns {@link LeaseState#RELEASED} (its listeners are not
      * called) and the server frees the locks. Acquisitions waiting in other threads fail. Idempotent.
+     *
+     * <p>It does not wait for an unreachable server past the provider's release bound (the ZooKeeper providers:
+     * {@code min(connectTimeout, sessionTimeout / 2)}); the server then frees the locks when the session or the
+     * lease ends.
+     *
+     * @throws LockConnectionException if the server could not be told to free every lock; the service is closed
+     *                                 all the same
      */
     @Override
     void close();

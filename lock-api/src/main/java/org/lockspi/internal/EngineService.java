@@ -15,6 +15,7 @@ import org.lockspi.DistributedLock;
 import org.lockspi.Lease;
 import org.lockspi.LeaseListener;
 import org.lockspi.LeaseState;
+import org.lockspi.LockConnectionException;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.ReadWriteLock;
@@ -45,6 +46,7 @@ final class EngineService implements LockService {
     private boolean suspended; // guarded by this
     private ExecutorService events; // guarded by this; created on first use
     private volatile Thread eventThread;
+    private Thread timer; // guarded by this; created when the first hold with a deadline is registered
 
     EngineService(LockProvider provider, String description) {
         this.provider = provider;
@@ -154,11 +156,14 @@ final class EngineService implements LockService {
         LeaseState initial;
         synchronized (this) {
             if (!closed) {
-                initial = backendLease.isLost() ? LeaseState.LOST
-                        : suspended ? LeaseState.UNCERTAIN : LeaseState.HELD;
+                initial = Hold.due(backendLease, System.nanoTime(), suspended);
                 Hold hold = new Hold(this, kind, name, backendLease, owner, lock, initial);
                 if (initial != LeaseState.LOST) {
                     holds.put(backendLease, hold);
+                    if (hold.nextDeadline() != Long.MAX_VALUE) {
+                        startTimer();
+                        notifyAll(); // the timer looks at the new deadline
+                    }
                 }
                 return hold;
             }
@@ -187,7 +192,93 @@ final class EngineService implements LockService {
         if (hold.lock != null) {
             hold.lock.detach(hold);
         }
-        hold.backendLease.release();
+        boolean lost = hold.state() == LeaseState.LOST; // a LOST hold stays LOST when its last lease goes
+        try {
+            hold.backendLease.release();
+        } catch (LockConnectionException e) {
+            if (!lost) {
+                throw e;
+            }
+            // a LOST lease's release never throws: the backend deletes its state when the connection returns
+            LOG.log(System.Logger.Level.DEBUG, "release of lost " + hold + " left to the reconnection", e);
+        }
+    }
+
+    /**
+     * Brings a hold's state in line with its backend lease and the clock: HELD, UNCERTAIN (suspended, or the
+     * confirmation is overdue) or LOST (lost, or past the validity deadline; final). Caller holds this monitor.
+     */
+    void refresh(Hold hold, long now) {
+        LeaseState current = hold.storedState();
+        if (current.isTerminal()) {
+            return;
+        }
+        LeaseState due = hold.due(now, suspended);
+        if (due == LeaseState.LOST) {
+            lost(hold);
+        } else if (due != current) {
+            hold.transition(due);
+        }
+    }
+
+    /** Ends a hold as LOST, once. Caller holds this monitor. */
+    private void lost(Hold hold) {
+        holds.remove(hold.backendLease);
+        if (hold.transition(LeaseState.LOST) && hold.lock != null) {
+            hold.lock.detach(hold);
+        }
+    }
+
+    /** Refreshes every live hold and wakes the timer. Caller holds this monitor. */
+    private void refreshAll() {
+        long now = System.nanoTime();
+        for (Hold hold : new ArrayList<>(holds.values())) {
+            refresh(hold, now);
+            if (hold.nextDeadline() != Long.MAX_VALUE) {
+                startTimer();
+            }
+        }
+        notifyAll();
+    }
+
+    /** Starts the deadline timer once. Caller holds this monitor. */
+    private void startTimer() {
+        if (timer != null || closed) {
+            return;
+        }
+        timer = new Thread(this::runTimer, "lockspi-deadlines-" + provider.name() + "-" + id);
+        timer.setDaemon(true);
+        timer.start();
+    }
+
+    /**
+     * The timer: wakes at the next deadline of any live hold (or when a hold or an event changes them), so that
+     * listeners hear of an overdue confirmation or a passed validity deadline without anyone asking.
+     */
+    private void runTimer() {
+        synchronized (this) {
+            try {
+                while (!closed) {
+                    long now = System.nanoTime();
+                    long next = Long.MAX_VALUE;
+                    for (Hold hold : new ArrayList<>(holds.values())) {
+                        refresh(hold, now);
+                        long due = hold.nextDeadline();
+                        if (due != Long.MAX_VALUE && (next == Long.MAX_VALUE || due - next < 0)) {
+                            next = due;
+                        }
+                    }
+                    if (next == Long.MAX_VALUE) {
+                        wait();
+                    } else {
+                        // +1 ms: wake just after the instant, not just before it
+                        TimeUnit.NANOSECONDS.timedWait(this, Math.max(0, next - now) + 1_000_000);
+                    }
+                }
+            } catch (InterruptedException e) {
+                // close() interrupts only if the timer does not end on its own
+            }
+        }
     }
 
     /** Queues one listener call on the event thread. Caller holds this monitor. */
@@ -217,11 +308,7 @@ final class EngineService implements LockService {
         public void connectionSuspended() {
             synchronized (EngineService.this) {
                 suspended = true;
-                for (Hold hold : holds.values()) {
-                    if (hold.state() == LeaseState.HELD) {
-                        hold.transition(LeaseState.UNCERTAIN);
-                    }
-                }
+                refreshAll();
             }
         }
 
@@ -229,26 +316,24 @@ final class EngineService implements LockService {
         public void connectionRestored() {
             synchronized (EngineService.this) {
                 suspended = false;
-                for (Hold hold : holds.values()) {
-                    if (hold.state() == LeaseState.UNCERTAIN) {
-                        hold.transition(LeaseState.HELD);
-                    }
-                }
+                refreshAll();
+            }
+        }
+
+        @Override
+        public void leasesConfirmed() {
+            synchronized (EngineService.this) {
+                refreshAll();
             }
         }
 
         @Override
         public void leaseLost(BackendLease lease) {
-            Hold hold;
             synchronized (EngineService.this) {
-                hold = holds.remove(lease);
-                if (hold == null) {
-                    return;
+                Hold hold = holds.get(lease);
+                if (hold != null) {
+                    lost(hold);
                 }
-                hold.transition(LeaseState.LOST);
-            }
-            if (hold.lock != null) {
-                hold.lock.detach(hold);
             }
         }
     }
@@ -264,11 +349,14 @@ final class EngineService implements LockService {
     public void close() {
         List<Hold> ended;
         ExecutorService dispatcher;
+        Thread deadlines;
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
+            deadlines = timer;
+            notifyAll(); // the timer ends
             ended = new ArrayList<>(holds.values());
             holds.clear();
             for (Hold hold : ended) {
@@ -289,6 +377,13 @@ final class EngineService implements LockService {
             }
         } catch (RuntimeException e) {
             failure = e;
+        }
+        if (deadlines != null && Thread.currentThread() != deadlines) {
+            try {
+                deadlines.join(TimeUnit.SECONDS.toMillis(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         if (dispatcher != null) {
             dispatcher.shutdown();

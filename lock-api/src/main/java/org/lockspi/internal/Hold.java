@@ -37,11 +37,57 @@ final class Hold {
         this.previous = initial;
     }
 
-    /** @return the current state */
+    /** @return the current state, with the backend's deadlines compared with the clock now */
     LeaseState state() {
         synchronized (service) {
+            service.refresh(this, System.nanoTime());
             return state;
         }
+    }
+
+    /** @return the state as last worked out, without looking at the clock. Caller holds the service monitor. */
+    LeaseState storedState() {
+        return state;
+    }
+
+    /** @return whether the monotonic instant {@code until} has come; {@link Long#MAX_VALUE} never comes */
+    static boolean reached(long now, long until) {
+        return until != Long.MAX_VALUE && now - until >= 0;
+    }
+
+    /**
+     * The state the backend lease and the clock call for now, ignoring the current state.
+     *
+     * @param suspended whether the connection is suspended
+     */
+    LeaseState due(long now, boolean suspended) {
+        return due(backendLease, now, suspended);
+    }
+
+    /** {@link #due(long, boolean)} for a backend lease not yet wrapped in a hold. */
+    static LeaseState due(BackendLease backendLease, long now, boolean suspended) {
+        if (backendLease.isLost() || reached(now, backendLease.validUntilNanos())) {
+            return LeaseState.LOST;
+        }
+        return suspended || reached(now, backendLease.confirmedUntilNanos()) ? LeaseState.UNCERTAIN : LeaseState.HELD;
+    }
+
+    /**
+     * The next instant at which {@link #due} may change without any event, or {@link Long#MAX_VALUE}.
+     * Caller holds the service monitor.
+     */
+    long nextDeadline() {
+        if (state.isTerminal()) {
+            return Long.MAX_VALUE;
+        }
+        long next = backendLease.validUntilNanos();
+        if (state == LeaseState.HELD) {
+            long confirmed = backendLease.confirmedUntilNanos();
+            if (confirmed != Long.MAX_VALUE && (next == Long.MAX_VALUE || confirmed - next < 0)) {
+                next = confirmed;
+            }
+        }
+        return next;
     }
 
     /** @return the state before the last change (the current state if it never changed) */
@@ -72,6 +118,7 @@ final class Hold {
      */
     LeaseImpl nestedLease() {
         synchronized (service) {
+            service.refresh(this, System.nanoTime());
             if (state.isTerminal()) {
                 return null;
             }

@@ -1,5 +1,7 @@
 package org.lockspi.internal;
 
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -33,6 +35,21 @@ final class LeaseImpl implements Lease {
     @Override
     public LeaseState state() {
         return released.get() ? LeaseState.RELEASED : hold.state();
+    }
+
+    @Override
+    public Duration validFor() {
+        synchronized (hold.service) {
+            if (state() != LeaseState.HELD) {
+                return Duration.ZERO;
+            }
+            long until = hold.backendLease.validUntilNanos();
+            if (until == Long.MAX_VALUE) {
+                return ChronoUnit.FOREVER.getDuration();
+            }
+            long left = until - System.nanoTime();
+            return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+        }
     }
 
     @Override

@@ -19,6 +19,15 @@ public interface BackendEvents {
     void connectionRestored();
 
     /**
+     * A confirmation moved forward: some {@link BackendLease#confirmedUntilNanos()} grew, for example after a
+     * heartbeat answered once the previous confirmation had run out. Leases that are {@code UNCERTAIN} only
+     * because their confirmation was overdue turn {@code HELD} again (if the connection is not suspended and the
+     * new instant is still ahead). A backend that never lets its confirmations run out need not call it.
+     */
+    default void leasesConfirmed() {
+    }
+
+    /**
      * One lease is gone from the server. Call it after {@link BackendLease#isLost()} answers true. Calls for
      * leases the engine does not (or no longer) know are ignored.
      *

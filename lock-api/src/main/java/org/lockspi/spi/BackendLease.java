@@ -36,6 +36,8 @@ public interface BackendLease {
      * first check, before any event arrives.
      *
      * <p>Same threading rules as {@link #isLost()}: from memory, no I/O, no lock an event thread may hold.
+     * When it moves forward after having run out, the backend calls {@link BackendEvents#leasesConfirmed()}, so
+     * that listeners hear of the way back to {@code HELD} without anyone asking.
      *
      * @return the instant, or {@link Long#MAX_VALUE} if the backend does not track confirmations
      */
@@ -47,7 +49,9 @@ public interface BackendLease {
      * The monotonic instant ({@link System#nanoTime()}) before which no other client can hold this lease's lock,
      * judged without asking the server: the send time of the last confirmed contact plus the session timeout or
      * lease time, less a margin for clock drift. After it the engine reports the lease {@code LOST}, whether or
-     * not the backend has heard of the loss. It never moves backwards while the lease is held.
+     * not the backend has heard of the loss ({@code LOST} is final: a later confirmation does not undo it, and the
+     * engine still calls {@link #release()}, which must then delete the lease's state if the session or lease is
+     * in fact still alive). It never moves backwards while the lease is held.
      *
      * <p>Same threading rules as {@link #isLost()}.
      *
@@ -61,6 +65,9 @@ public interface BackendLease {
      * Frees the acquisition on the server. It must remove only this acquisition's own state: after a loss, a
      * later holder's state is never touched (ZooKeeper: delete only our own node; Redis: compare the owner token
      * before deleting). A lost lease's release does nothing harmful and does not throw.
+     *
+     * <p>It never blocks for long on a connection that is down: it returns or throws within the provider's
+     * documented release bound, and leaves the delete to be done when the connection returns.
      *
      * @throws org.lockspi.LockConnectionException if the server cannot be told now; the backend should still
      *         free the state when the connection returns, and the session or lease end frees it otherwise

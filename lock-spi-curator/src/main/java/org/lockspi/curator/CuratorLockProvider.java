@@ -50,13 +50,20 @@ import org.lockspi.spi.LockUri;
  *       back-off between retries of an operation</td></tr>
  *   <tr><td>{@code retryMaxRetries}</td><td>3</td><td>0..29</td><td>retries of an operation after a connection
  *       loss</td></tr>
+ *   <tr><td>{@code uncertainAfter}</td><td>sessionTimeout/2</td><td>more than 0, less than sessionTimeout</td>
+ *       <td>how old the last confirmed contact with the server may be before a lease reads UNCERTAIN (a heartbeat
+ *       confirms every uncertainAfter/2 while leases are held); past 90 % of the negotiated session timeout it
+ *       reads LOST</td></tr>
  * </table>
  * A user and password in the URI are sent as ZooKeeper {@code digest} authentication.
  *
  * <h2>Connection loss</h2>
  * Curator's {@code SUSPENDED} makes leases UNCERTAIN; {@code LOST} (the session expired, or Curator's default
  * handling injected the expiry once the session timeout passed while suspended) makes them LOST; on
- * {@code RECONNECTED} leases whose node belongs to an earlier session are LOST and the rest HELD again.
+ * {@code RECONNECTED} leases whose node belongs to an earlier session are LOST and the rest HELD again. Before
+ * any of these events, the local deadlines of the last confirmed contact make a lease UNCERTAIN, then LOST.
+ * {@code release()} and {@code close()} wait at most {@code min(connectTimeout, sessionTimeout/2)} for the
+ * server; the node is then deleted by a guaranteed delete when the connection returns, or with the session.
  *
  * <h2>An application's own client</h2>
  * {@link #open(CuratorFramework)} builds a service on a started {@code CuratorFramework} and its namespace; closing

@@ -49,7 +49,8 @@ class CuratorProviderTest extends ZkTestSupport {
         assertInstanceOf(CuratorLockProvider.class, p);
         assertEquals(20, p.priority());
         assertEquals(java.util.Set.of("zookeeper"), p.schemes());
-        assertEquals(java.util.Set.of("sessionTimeout", "connectTimeout", "retryBaseSleep", "retryMaxRetries"),
+        assertEquals(java.util.Set.of("sessionTimeout", "connectTimeout", "retryBaseSleep", "retryMaxRetries",
+                        "uncertainAfter"),
                 p.parameters());
         assertTrue(p.features().contains(LockFeature.FENCING_TOKENS));
         assertFalse(p.features().contains(LockFeature.HERD_FREE));

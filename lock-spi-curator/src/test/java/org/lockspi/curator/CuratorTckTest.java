@@ -29,4 +29,10 @@ class CuratorTckTest extends LockProviderTck {
     public Duration crashReleaseBound() {
         return Duration.ofSeconds(3 + 5);
     }
+
+    /** The provider's documented bound: {@code min(connectTimeout 1s, sessionTimeout 3s / 2)}. */
+    @Override
+    public Duration releaseBound() {
+        return Duration.ofSeconds(1);
+    }
 }

@@ -29,4 +29,10 @@ class ZkClientTckTest extends LockProviderTck {
     public Duration crashReleaseBound() {
         return Duration.ofSeconds(10);
     }
+
+    /** The provider's documented bound: {@code min(connectTimeout 5s, sessionTimeout 4s / 2)}. */
+    @Override
+    public Duration releaseBound() {
+        return Duration.ofSeconds(2);
+    }
 }

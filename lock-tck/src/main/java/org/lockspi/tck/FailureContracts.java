@@ -1,11 +1,12 @@
 package org.lockspi.tck;
 
 /**
- * The contracts about processes and failures (§10 to §16): exclusion across JVMs, crash release, lease loss,
+ * The contracts about processes and failures (§10 to §17): exclusion across JVMs, crash release, lease loss,
  * fencing tokens across restarts and parent removal, fairness and herd-free waiting, unreachable servers,
- * connection suspension and recovery after a restart.
+ * connection suspension, recovery after a restart, lease validity.
  */
 public interface FailureContracts extends CrossProcessExclusionContracts, CrashReleaseContracts,
         LeaseLossContracts, FencingTokenContracts, FairnessContracts, HerdFreeContracts,
-        UnreachableServerContracts, ConnectionSuspensionContracts, RestartRecoveryContracts {
+        UnreachableServerContracts, ConnectionSuspensionContracts, RestartRecoveryContracts,
+        LeaseValidityContracts {
 }

@@ -19,7 +19,7 @@ public interface TckBackend extends AutoCloseable {
         INSPECT,
         /** {@link #forceLoss(String)} works. */
         FORCE_LOSS,
-        /** {@link #restart()} works and keeps the server's data. */
+        /** {@link #restart()}, {@link #stopServer()} and {@link #startServer()} work and keep the server's data. */
         RESTART,
         /** {@link #watchCount(String)} works. */
         WATCH_COUNT,
@@ -77,6 +77,26 @@ public interface TckBackend extends AutoCloseable {
 
     /** Stops the server and starts it again on the same address with the same data; returns once it serves. */
     void restart();
+
+    /**
+     * Stops the server, keeping its address and data, until {@link #startServer()}: clients lose their connection
+     * and cannot reconnect meanwhile. With {@link Capability#RESTART}; does nothing if it is stopped already.
+     *
+     * @throws UnsupportedOperationException if the backend lacks {@link Capability#RESTART}
+     */
+    default void stopServer() {
+        throw new UnsupportedOperationException("backend " + description() + " lacks capability RESTART");
+    }
+
+    /**
+     * Starts a server stopped by {@link #stopServer()} again on the same address with the same data; returns once
+     * it serves. With {@link Capability#RESTART}; does nothing if it runs.
+     *
+     * @throws UnsupportedOperationException if the backend lacks {@link Capability#RESTART}
+     */
+    default void startServer() {
+        throw new UnsupportedOperationException("backend " + description() + " lacks capability RESTART");
+    }
 
     /**
      * Counts the watches the server holds on a lock's nodes. {@code lockName} may also be a lock's name followed

@@ -14,11 +14,12 @@ import org.lockspi.LockException;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
 import org.lockspi.spi.LockUri;
+import org.lockspi.tck.internal.Checks;
 
 /**
  * §15 Unreachable servers: opening a service against an address where nothing listens fails with
  * {@link LockConnectionException} within the connect timeout plus a bound, never hangs, names the address and
- * never shows a password. The provider's parameters are those of {@link TckContext#clientUri()}.
+ * never shows a password; a host name no resolver knows fails at once. The provider's parameters are those of {@link TckContext#clientUri()}.
  */
 public interface UnreachableServerContracts extends TckContext {
 
@@ -59,6 +60,23 @@ public interface UnreachableServerContracts extends TckContext {
                 assertFalse(String.valueOf(s).contains(password), "the password shows in " + s);
             }
         }
+    }
+
+    @Test
+    @DisplayName("§15.3 opening against a host name no resolver knows fails at once with LockConnectionException "
+            + "naming the host")
+    default void unresolvableHostFailsAtOnce() {
+        LockUri unreachable = LockUri.parse(backend().unreachableUri());
+        String host = "lockspi-tck-no-such-host.invalid"; // RFC 2606: never resolves
+        String uri = unreachable.scheme() + "://" + host + ":2181" + unreachable.path() + query(clientUri());
+        Duration bound = Checks.BOUND;
+        long start = System.nanoTime();
+        LockConnectionException e = assertTimeoutPreemptively(connectBound(),
+                () -> assertThrows(LockConnectionException.class, () -> open(uri)),
+                () -> "Locks.open(" + uri + ") still runs after " + connectBound());
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertTrue(took.compareTo(bound) <= 0, "an unknown host fails within " + bound + ", took " + took);
+        assertTrue(String.valueOf(e.getMessage()).contains(host), "the message names the host: " + e.getMessage());
     }
 
     /** Opens a service with the provider under test, closing it should it open after all. */

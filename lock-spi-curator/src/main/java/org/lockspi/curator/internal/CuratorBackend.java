@@ -1,10 +1,12 @@
 package org.lockspi.curator.internal;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -28,6 +30,10 @@ import org.lockspi.spi.Deadline;
 import org.lockspi.spi.LockBackend;
 import org.lockspi.spi.LockKind;
 import org.lockspi.spi.LockUri;
+import org.lockspi.zookeeper.recipe.BoundedClose;
+import org.lockspi.zookeeper.recipe.ZkConnectFailures;
+import org.lockspi.zookeeper.recipe.ZkContact;
+import org.lockspi.zookeeper.recipe.ZkSettings;
 
 /**
  * A {@link LockBackend} on one {@link CuratorFramework}: every acquisition is made by a fresh Curator recipe object
@@ -61,21 +67,45 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     private boolean suspended; // guarded by sessions: SUSPENDED or LOST seen, RECONNECTED not yet
     private final Set<Long> deadSessions = new HashSet<>(); // guarded by sessions
 
+    private final ZkContact contact;
+    private final Duration releaseBound;
+    /** The negotiated session timeout, read on connection events: the deadlines must not ask Curator. */
+    private volatile int negotiatedMillis = -1;
+
     private final Object gate = new Object();
     private final Set<Thread> waiting = new HashSet<>(); // guarded by gate
     private final Set<Thread> interruptedByClose = new HashSet<>(); // guarded by gate
     private volatile boolean closed;
 
     private CuratorBackend(CuratorFramework client, ExecutorService notifier, String basePath,
-                           BackendEvents events, String description) {
+                           BackendEvents events, String description, Duration sessionTimeout,
+                           Duration uncertainAfter, Duration releaseBound) {
         this.client = client;
         this.notifier = notifier;
         this.ownsClient = notifier != null;
         this.basePath = basePath;
         this.events = events;
         this.description = description;
+        this.releaseBound = releaseBound;
         this.currentSession = sessionId();
+        this.negotiatedMillis = negotiatedSessionTimeout();
+        // the heartbeat goes straight to the ZooKeeper handle: one request, no Curator retry, no connection wait
+        this.contact = new ZkContact(client.getZookeeperClient().getCurrentConnectionString(), uncertainAfter,
+                () -> negotiatedMillis, sessionTimeout,
+                () -> client.getZookeeperClient().getZooKeeper().exists("/", false), () -> !live.isEmpty(),
+                events::leasesConfirmed);
         client.getConnectionStateListenable().addListener(this);
+    }
+
+    private int negotiatedSessionTimeout() {
+        try {
+            return client.getZookeeperClient().getZooKeeper().getSessionTimeout();
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            return -1;
+        }
     }
 
     /**
@@ -89,7 +119,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
      */
     public static CuratorBackend connect(LockUri uri, BackendEvents events) {
         Settings settings = Settings.of(uri);
-        String where = "ZooKeeper at " + uri.hostList();
+        ZkConnectFailures.resolve(uri.hostList());
         int id = CLIENTS.incrementAndGet();
         // ZooKeeper's event thread may deliver a last watch after close: drop its wake-up quietly then
         ExecutorService notifier = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
@@ -108,19 +138,18 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         try {
             client.start();
             if (!client.blockUntilConnected((int) settings.connectTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new LockConnectionException("cannot connect to " + where + " within "
-                        + settings.connectTimeout + " (connectTimeout)");
+                throw ZkConnectFailures.unreachable(uri.hostList(), settings.connectTimeout, null);
             }
-            return new CuratorBackend(client, notifier, settings.basePath(), events, uri.toString());
+            return new CuratorBackend(client, notifier, settings.basePath(), events, uri.toString(),
+                    settings.sessionTimeout, settings.uncertainAfter, settings.releaseBound());
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            LockConnectionException failure = new LockConnectionException("interrupted while connecting to " + where, e);
+            LockConnectionException failure = ZkConnectFailures.interrupted(uri.hostList(), e);
             closeQuietly(client, notifier, failure);
             throw failure;
         } catch (RuntimeException e) {
             closeQuietly(client, notifier, e);
             throw e instanceof LockConnectionException || e instanceof IllegalArgumentException ? e
-                    : new LockConnectionException("cannot connect to " + where + ": " + e, e);
+                    : new LockConnectionException("cannot connect to ZooKeeper at " + uri.hostList() + ": " + e, e);
         }
     }
 
@@ -148,7 +177,16 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             Thread.currentThread().interrupt();
             throw new LockConnectionException("interrupted while waiting for the Curator client: " + description, e);
         }
-        return new CuratorBackend(client, null, basePath, events, description);
+        Duration session = Duration.ofMillis(client.getZookeeperClient().getConnectionTimeoutMs());
+        try {
+            session = Duration.ofMillis(client.getZookeeperClient().getZooKeeper().getSessionTimeout());
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return new CuratorBackend(client, null, basePath, events, description, session, session.dividedBy(2),
+                ZkSettings.releaseBound(Duration.ofMillis(wait), session));
     }
 
     /**
@@ -329,7 +367,9 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
                                  CuratorLease.CuratorRelease curatorRelease) throws Exception {
         Stat stat;
         try {
+            long sent = System.nanoTime();
             stat = client.checkExists().forPath(node);
+            contact.confirmed(sent); // the acquisition's last request: the session was alive when it arrived
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.interrupted();
@@ -343,8 +383,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             throw e;
         }
         CuratorLease lease = new CuratorLease(this, request.kind(), request.name(), node,
-                stat == null ? -1 : stat.getCzxid(), stat == null ? 0 : stat.getEphemeralOwner(), owner, readWrite,
-                curatorRelease);
+                stat == null ? -1 : stat.getCzxid(), stat == null ? 0 : stat.getEphemeralOwner(), owner, readWrite);
         if (stat == null) {
             lease.markLost();
         }
@@ -422,9 +461,11 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             }
             currentSession = now;
         }
+        negotiatedMillis = negotiatedSessionTimeout();
         takeLost(lease -> lease.session != now).forEach(events::leaseLost);
         suspended = false;
         events.connectionRestored();
+        contact.wakeUp(); // confirm at once: the leases turn HELD without waiting a heartbeat period
     }
 
     /** Marks and removes the live leases that match. Caller holds {@code sessions}. */
@@ -487,17 +528,69 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         }
     }
 
-    /** Deletes our own node in the background; Curator retries a guaranteed delete until the server confirms. */
-    void deleteInBackground(String node) {
+    /**
+     * Deletes our own node in the background; Curator retries a guaranteed delete until the server confirms.
+     *
+     * @return a latch counted down once the server confirmed it (or it was never sent)
+     */
+    CountDownLatch deleteInBackground(String node) {
+        CountDownLatch done = new CountDownLatch(1);
         if (ownsClient && closed) {
-            return; // the session is over, the server removed it
+            done.countDown();
+            return done; // the session is over, the server removed it
         }
         try {
-            client.delete().quietly().guaranteed().inBackground().forPath(node);
+            client.delete().quietly().guaranteed().inBackground((c, event) -> {
+                int rc = event.getResultCode();
+                if (rc == KeeperException.Code.OK.intValue() || rc == KeeperException.Code.NONODE.intValue()) {
+                    done.countDown();
+                }
+            }).forPath(node);
         } catch (Exception e) {
+            done.countDown();
             LOG.log(System.Logger.Level.WARNING, "could not delete " + node + " of " + description
                     + "; the session end frees it", e);
         }
+        return done;
+    }
+
+    /**
+     * Deletes a released lease's node, waiting at most the release bound: the same delete Curator's recipes make
+     * (our node, and only it), but guaranteed and in the background, so that an outage never holds the caller.
+     *
+     * @throws LockConnectionException if the server did not confirm within the bound; Curator goes on retrying
+     */
+    void deleteBounded(String node) {
+        if (!client.getZookeeperClient().isConnected()) {
+            deleteInBackground(node);
+            throw new LockConnectionException("could not delete " + node + " at ZooKeeper "
+                    + client.getZookeeperClient().getCurrentConnectionString()
+                    + ": not connected; it is deleted when the connection returns or the session ends");
+        }
+        CountDownLatch done = deleteInBackground(node);
+        try {
+            if (!done.await(releaseBound.toNanos(), TimeUnit.NANOSECONDS)) {
+                throw new LockConnectionException("could not delete " + node + " at ZooKeeper "
+                        + client.getZookeeperClient().getCurrentConnectionString() + " within "
+                        + releaseBound.toMillis() + " ms; it is deleted when the connection returns or the session"
+                        + " ends");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockConnectionException("interrupted while deleting " + node + " at ZooKeeper "
+                    + client.getZookeeperClient().getCurrentConnectionString()
+                    + "; it is deleted when the connection returns or the session ends", e);
+        }
+    }
+
+    /** @return the instant until which the last confirmed contact vouches for the session */
+    long confirmedUntilNanos() {
+        return contact.confirmedUntilNanos();
+    }
+
+    /** @return the instant before which the session cannot have expired on the server */
+    long validUntilNanos() {
+        return contact.validUntilNanos();
     }
 
     LockConnectionException connectionFailure(String what, Exception e) {
@@ -557,34 +650,38 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             }
         }
         client.getConnectionStateListenable().removeListener(this);
+        contact.close();
         if (ownsClient) {
             live.clear();
-            try {
-                client.close(); // ends the session: the server deletes every node of ours
-            } finally {
-                notifier.shutdownNow();
-            }
+            // ends the session: the server deletes every node of ours; during an outage, never past the bound
+            BoundedClose.run(client.getZookeeperClient().getCurrentConnectionString(), () -> {
+                try {
+                    client.close();
+                } finally {
+                    notifier.shutdownNow();
+                }
+            }, releaseBound);
             return;
         }
-        // the application's client lives on: delete our nodes, and only ours
-        LockConnectionException failure = null;
+        // the application's client lives on: delete our nodes, and only ours, waiting at most the bound
+        List<CountDownLatch> deletes = new ArrayList<>();
         for (CuratorLease lease : new ArrayList<>(live)) {
             live.remove(lease);
-            try {
-                client.delete().quietly().guaranteed().forPath(lease.node);
-            } catch (Exception e) {
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-                if (failure == null) {
-                    failure = new LockConnectionException("could not free every lock of " + description
-                            + " on close; the guaranteed deletes are retried in the background");
-                }
-                failure.addSuppressed(e);
-            }
+            deletes.add(deleteInBackground(lease.node));
         }
-        if (failure != null) {
-            throw failure;
+        long end = System.nanoTime() + releaseBound.toNanos();
+        try {
+            for (CountDownLatch done : deletes) {
+                if (!done.await(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    throw new LockConnectionException("could not free every lock of " + description + " within "
+                            + releaseBound.toMillis() + " ms of close; the guaranteed deletes are retried in the"
+                            + " background");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockConnectionException("interrupted while freeing the locks of " + description
+                    + " on close; the guaranteed deletes are retried in the background", e);
         }
     }
 

@@ -10,7 +10,7 @@ import org.lockspi.spi.LockKind;
  */
 final class CuratorLease implements BackendLease {
 
-    /** Curator's own release of the acquisition, as the recipe does it. */
+    /** Curator's own release of the acquisition, as the recipe does it (used when a grant cannot be kept). */
     @FunctionalInterface
     interface CuratorRelease {
         void release() throws Exception;
@@ -28,12 +28,11 @@ final class CuratorLease implements BackendLease {
     final Thread owner;
     /** For a WRITE lease, the read-write lock whose read half a downgrade must use; else null. */
     final ReadWriteHalves readWrite;
-    private final CuratorRelease curatorRelease;
     private final AtomicBoolean lost = new AtomicBoolean();
     private final AtomicBoolean released = new AtomicBoolean();
 
     CuratorLease(CuratorBackend backend, LockKind kind, String name, String node, long czxid, long session,
-                 Thread owner, ReadWriteHalves readWrite, CuratorRelease curatorRelease) {
+                 Thread owner, ReadWriteHalves readWrite) {
         this.backend = backend;
         this.kind = kind;
         this.name = name;
@@ -42,7 +41,6 @@ final class CuratorLease implements BackendLease {
         this.session = session;
         this.owner = owner;
         this.readWrite = readWrite;
-        this.curatorRelease = curatorRelease;
     }
 
     @Override
@@ -65,27 +63,35 @@ final class CuratorLease implements BackendLease {
     }
 
     @Override
+    public long confirmedUntilNanos() {
+        return backend.confirmedUntilNanos();
+    }
+
+    @Override
+    public long validUntilNanos() {
+        return backend.validUntilNanos();
+    }
+
+    /**
+     * Deletes our own node, and only it (a later holder's node has another name), as Curator's recipes do, but
+     * with a guaranteed background delete waited for at most the release bound: also for a lost lease (the
+     * session may live on after the engine judged the lease lost) and from another thread (Curator's
+     * thread-owned recipes would refuse). The Curator recipe object is discarded with the lease.
+     */
+    @Override
     public void release() {
         if (!released.compareAndSet(false, true)) {
             return;
         }
         backend.forget(this);
-        if (lost.get() || backend.isClosed() || (owner != null && owner != Thread.currentThread())) {
-            // Curator would refuse (thread-owned recipes) or block on a dead session: delete our own node, and only
-            // it, in the background, retried by Curator until the server confirms; a later holder's node has
-            // another name, so this never touches it.
-            backend.deleteInBackground(node);
+        if (backend.isClosed()) {
+            return; // the session is over, or close() deletes the nodes of an application's client
+        }
+        if (lost.get()) {
+            backend.deleteInBackground(node); // its session is gone: nothing to wait for, nothing to report
             return;
         }
-        try {
-            curatorRelease.release();
-        } catch (Exception e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
-            // Curator's guaranteed delete keeps retrying in the background; the session end frees it otherwise.
-            throw backend.connectionFailure("could not release " + this, e);
-        }
+        backend.deleteBounded(node);
     }
 
     @Override

@@ -8,6 +8,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.lockspi.spi.LockUri;
+import org.lockspi.zookeeper.recipe.ZkSettings;
 
 /** The client settings a {@code zookeeper://} URI carries, checked and defaulted. */
 public final class Settings {
@@ -20,9 +21,12 @@ public final class Settings {
     /** How often Curator retries one operation after a connection loss. */
     public static final String RETRY_MAX_RETRIES = "retryMaxRetries";
 
+    /** How old the last confirmed contact may be before a lease reads UNCERTAIN; shared with the recipe. */
+    public static final String UNCERTAIN_AFTER = ZkSettings.UNCERTAIN_AFTER;
+
     /** Every parameter the provider accepts. */
     public static final Set<String> PARAMETERS =
-            Set.of(SESSION_TIMEOUT, CONNECT_TIMEOUT, RETRY_BASE_SLEEP, RETRY_MAX_RETRIES);
+            Set.of(SESSION_TIMEOUT, CONNECT_TIMEOUT, RETRY_BASE_SLEEP, RETRY_MAX_RETRIES, UNCERTAIN_AFTER);
 
     static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(30);
     static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(15);
@@ -34,6 +38,7 @@ public final class Settings {
     final Duration connectTimeout;
     final Duration retryBaseSleep;
     final int retryMaxRetries;
+    final Duration uncertainAfter;
 
     private Settings(LockUri uri) {
         this.uri = uri;
@@ -45,6 +50,7 @@ public final class Settings {
                 Duration.ofMillis(1), Duration.ofMinutes(1));
         // ExponentialBackoffRetry caps its retries at 29
         this.retryMaxRetries = uri.integer(RETRY_MAX_RETRIES, DEFAULT_RETRY_MAX_RETRIES, 0, 29);
+        this.uncertainAfter = ZkSettings.uncertainAfter(uri, sessionTimeout);
     }
 
     /**
@@ -78,6 +84,11 @@ public final class Settings {
             builder.authorization("digest", credentials.getBytes(StandardCharsets.UTF_8));
         }
         return builder.build();
+    }
+
+    /** @return how long release() and close() wait for the server during an outage */
+    Duration releaseBound() {
+        return ZkSettings.releaseBound(connectTimeout, sessionTimeout);
     }
 
     /** @return the lock names' base path: the URI's path, or the root */

@@ -255,14 +255,20 @@ final class LeaseKeeper {
         }
     }
 
+    /** After a successful renewal pass: resumes a suspended connection, or confirms leases whose renewal was late. */
     private void restore() {
         probeDelay = settings.retryInitial().toNanos();
         synchronized (state) {
-            if (!closed && suspended) {
+            if (closed) {
+                return;
+            }
+            if (suspended) {
                 suspended = false;
                 events.connectionRestored();
+                return;
             }
         }
+        events.leasesConfirmed(); // a renewal that came after confirmThreshold turns the UNCERTAIN leases HELD again
     }
 
     /**

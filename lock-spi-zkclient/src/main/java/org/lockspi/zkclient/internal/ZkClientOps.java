@@ -19,6 +19,7 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.lockspi.LockConnectionException;
+import org.lockspi.zookeeper.recipe.ZkConnectFailures;
 import org.lockspi.zookeeper.recipe.ZkOps;
 
 /**
@@ -84,12 +85,10 @@ public final class ZkClientOps implements ZkOps {
             client = new LockZkClient(connection, saturatedMillis(connectTimeout));
         } catch (ZkTimeoutException e) {
             closeQuietly(connection, e);
-            throw new LockConnectionException("cannot connect to ZooKeeper at " + hosts + " within "
-                    + connectTimeout.toMillis() + " ms", e);
+            throw ZkConnectFailures.unreachable(hosts, connectTimeout, e);
         } catch (ZkInterruptedException e) {
             closeQuietly(connection, e);
-            Thread.currentThread().interrupt();
-            throw new LockConnectionException("interrupted while connecting to ZooKeeper at " + hosts, e);
+            throw ZkConnectFailures.interrupted(hosts, e);
         } catch (RuntimeException e) {
             // e.g. no host of the connect string resolves
             closeQuietly(connection, e);
@@ -315,6 +314,12 @@ public final class ZkClientOps implements ZkOps {
     @Override
     public void connectionListener(ConnectionListener listener) {
         this.listener = Objects.requireNonNull(listener, "listener");
+    }
+
+    @Override
+    public int sessionTimeoutMillis() {
+        ZooKeeper zk = client.zooKeeper();
+        return zk == null ? -1 : zk.getSessionTimeout();
     }
 
     @Override

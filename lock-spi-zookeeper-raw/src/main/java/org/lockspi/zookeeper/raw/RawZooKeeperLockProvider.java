@@ -1,7 +1,7 @@
 package org.lockspi.zookeeper.raw;
 
-import org.lockspi.LockConnectionException;
 import org.lockspi.zookeeper.raw.internal.RawZkOps;
+import org.lockspi.zookeeper.recipe.ZkConnectFailures;
 import org.lockspi.zookeeper.recipe.ZkOps;
 import org.lockspi.zookeeper.recipe.ZkRecipeProvider;
 import org.lockspi.zookeeper.recipe.ZkSettings;
@@ -18,8 +18,13 @@ import org.lockspi.zookeeper.recipe.ZkSettings;
  *   <li>{@code sessionTimeout} (default 30s, 1s..1h): the ZooKeeper session timeout asked of the server; a crashed
  *       holder's locks are freed after it, and a longer outage loses every lease;</li>
  *   <li>{@code connectTimeout} (default 15s, 100ms..10m): how long {@code open} waits for the first connection,
- *       and how long an operation waits for a lost connection to return.</li>
+ *       and how long an operation waits for a lost connection to return;</li>
+ *   <li>{@code uncertainAfter} (default half the session timeout, more than 0 and less than it): how old the last
+ *       confirmed contact with the server may be before a lease reads UNCERTAIN; past 90 % of the negotiated
+ *       session timeout it reads LOST (see {@link org.lockspi.zookeeper.recipe.ZkSettings}).</li>
  * </ul>
+ * {@code release()} and {@code close()} wait at most {@code min(connectTimeout, sessionTimeout/2)} for the server;
+ * the node is deleted when the connection returns, or with the session. An unknown host name fails at once.
  * A user and password in the URI are sent as ZooKeeper {@code digest} authentication; nodes are created with
  * open ACLs, as Curator's defaults do.
  *
@@ -42,8 +47,7 @@ public final class RawZooKeeperLockProvider extends ZkRecipeProvider {
             return RawZkOps.connect(settings.hosts(), settings.sessionTimeout(), settings.connectTimeout(),
                     settings.digest().orElse(null));
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockConnectionException("interrupted while connecting to ZooKeeper at " + settings.hosts(), e);
+            throw ZkConnectFailures.interrupted(settings.hosts(), e);
         }
     }
 }

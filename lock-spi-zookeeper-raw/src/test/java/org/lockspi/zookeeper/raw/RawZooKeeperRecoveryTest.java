@@ -93,7 +93,7 @@ class RawZooKeeperRecoveryTest {
             assertTrue(lost.await(15, TimeUnit.SECONDS), "the holder hears that its lease is lost");
             assertEquals(LeaseState.LOST, held.state());
             Lease got = waiting.get(20, TimeUnit.SECONDS);
-            assertTrue(got.isHeld(), "the waiter acquired in its new session");
+            assertTrue(got.isHeld(), "the waiter acquired in its new session: " + got.state() + " " + got.validFor());
             assertEquals(1, server.residue(name).size(), "only the new holder's node: " + server.residue(name));
             releaseNow.countDown();
             t.join(10_000);

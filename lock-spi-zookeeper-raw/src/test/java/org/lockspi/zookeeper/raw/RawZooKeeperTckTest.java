@@ -29,4 +29,10 @@ class RawZooKeeperTckTest extends LockProviderTck {
     public Duration crashReleaseBound() {
         return Duration.ofSeconds(4 + 6);
     }
+
+    /** The provider's documented bound: {@code min(connectTimeout 5s, sessionTimeout 4s / 2)}. */
+    @Override
+    public Duration releaseBound() {
+        return Duration.ofSeconds(2);
+    }
 }

@@ -183,6 +183,7 @@ public final class EmbeddedRedisBackend implements TckBackend {
      *
      * @throws UncheckedIOException if it cannot be stopped
      */
+    @Override
     public synchronized void stopServer() {
         try {
             server.stop();
@@ -196,6 +197,7 @@ public final class EmbeddedRedisBackend implements TckBackend {
      *
      * @throws UncheckedIOException if it cannot be started
      */
+    @Override
     public synchronized void startServer() {
         if (closed) {
             throw new IllegalStateException("backend is closed: " + description());

@@ -293,6 +293,7 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
      *
      * @throws IllegalStateException if the backend is closed
      */
+    @Override
     public synchronized void stopServer() {
         if (closed) {
             throw new IllegalStateException("backend closed: " + description());
@@ -307,6 +308,7 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
      * @throws IllegalStateException if the backend is closed, or the thread is interrupted
      * @throws UncheckedIOException  if the server cannot be started (the port was taken meanwhile)
      */
+    @Override
     public synchronized void startServer() {
         if (closed) {
             throw new IllegalStateException("backend closed: " + description());

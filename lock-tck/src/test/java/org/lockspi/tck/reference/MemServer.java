@@ -293,6 +293,20 @@ final class MemServer {
         }
     }
 
+    /** Tells every client its connection was suspended, as a stopped server does; they still reach its state. */
+    void suspendAll() {
+        for (MemBackend client : clients) {
+            client.events().connectionSuspended();
+        }
+    }
+
+    /** Tells every client its connection was restored, as a server started again does. */
+    void restoreAll() {
+        for (MemBackend client : clients) {
+            client.events().connectionRestored();
+        }
+    }
+
     /**
      * Tells every client its connection was suspended and then restored, as a server restart does.
      *

@@ -86,6 +86,16 @@ public final class MemTckBackend implements TckBackend {
     }
 
     @Override
+    public void stopServer() {
+        server.suspendAll();
+    }
+
+    @Override
+    public void startServer() {
+        server.restoreAll();
+    }
+
+    @Override
     public int watchCount(String lockName) {
         throw new UnsupportedOperationException("the in-memory server has no watches");
     }

@@ -55,6 +55,16 @@ final class ZkLease implements BackendLease {
     }
 
     @Override
+    public long confirmedUntilNanos() {
+        return backend.confirmedUntilNanos();
+    }
+
+    @Override
+    public long validUntilNanos() {
+        return backend.validUntilNanos();
+    }
+
+    @Override
     public void release() {
         backend.release(this);
     }

@@ -6,6 +6,9 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -42,6 +45,13 @@ import org.lockspi.spi.LockKind;
  *       ({@link BackendEvents#leaseLost(BackendLease)}). An operation that meets a lost connection waits for it to
  *       return, at most until the deadline and at most {@code reconnectWait}, then fails with
  *       {@link LockConnectionException}.</li>
+ *   <li><b>Deadlines.</b> Every answered request (and a heartbeat, {@link ZkContact}, while leases are held)
+ *       confirms the session; a lease's {@code confirmedUntilNanos()} and {@code validUntilNanos()} come from the
+ *       last confirmation, so the engine reports UNCERTAIN, then LOST, before any event arrives. A lease the
+ *       engine judged lost while the session lives on still deletes its node on release.</li>
+ *   <li><b>Bounded release and close.</b> {@code release()} waits at most
+ *       {@link ZkSettings#releaseBound()} for the delete (then leaves it to the reconnection), and {@code close()}
+ *       at most as long for the client's own close.</li>
  *   <li><b>Fencing token:</b> the czxid of the lease's own node, which grows with every creation on the ensemble,
  *       also across server restarts and the removal of an empty parent.</li>
  * </ul>
@@ -64,6 +74,8 @@ public final class ZkLockBackend implements LockBackend {
     /** Nodes to delete once the connection returns: parent path and a node-name prefix (or whole name). */
     private final Set<Residue> residue = ConcurrentHashMap.newKeySet();
     private final ThreadPoolExecutor cleaner;
+    private final ZkContact contact;
+    private final Duration releaseBound;
 
     private final Object state = new Object();
     private boolean connected = true; // guarded by state
@@ -82,7 +94,7 @@ public final class ZkLockBackend implements LockBackend {
      */
     public static LockBackend open(ZkOps ops, ZkSettings settings, BackendEvents events) {
         try {
-            return new ZkLockBackend(ops, settings.path(), events, settings.connectTimeout());
+            return new ZkLockBackend(ops, settings, events);
         } catch (RuntimeException e) {
             try {
                 ops.close();
@@ -94,27 +106,27 @@ public final class ZkLockBackend implements LockBackend {
     }
 
     /**
-     * @param ops           the connected client; this backend becomes its connection listener and closes it
-     * @param root          the path under which lock names live: {@code ""} or {@code "/app"} (no trailing slash)
-     * @param events        where to report connection and lease events
-     * @param reconnectWait how long an operation waits for a lost connection to return before it fails
+     * @param ops      the connected client; this backend becomes its connection listener and closes it
+     * @param settings the path under which lock names live ({@code ""} or {@code "/app"}), how long an operation
+     *                 waits for a lost connection to return (the connect timeout), the confirmation threshold and
+     *                 the release bound
+     * @param events   where to report connection and lease events
      */
-    public ZkLockBackend(ZkOps ops, String root, BackendEvents events, Duration reconnectWait) {
+    private ZkLockBackend(ZkOps ops, ZkSettings settings, BackendEvents events) {
         this.ops = Objects.requireNonNull(ops, "ops");
-        this.root = Objects.requireNonNull(root, "root");
-        if (!root.isEmpty() && (!root.startsWith("/") || root.endsWith("/"))) {
-            throw new IllegalArgumentException("root must be \"\" or start with '/' and not end with it: " + root);
-        }
+        this.root = settings.path();
         this.events = Objects.requireNonNull(events, "events");
-        if (reconnectWait.isNegative() || reconnectWait.isZero()) {
-            throw new IllegalArgumentException("reconnectWait <= 0: " + reconnectWait);
-        }
-        this.reconnectWaitNanos = reconnectWait.toNanos();
+        this.reconnectWaitNanos = settings.connectTimeout().toNanos();
+        this.releaseBound = settings.releaseBound();
         this.cleaner = new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, "lockspi-zk-cleaner-" + CLEANERS.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
+        String probePath = root.isEmpty() ? "/" : root;
+        this.contact = new ZkContact(ops.address(), settings.uncertainAfter(), ops::sessionTimeoutMillis,
+                settings.sessionTimeout(), () -> ops.czxid(probePath), () -> !leases.isEmpty(),
+                events::leasesConfirmed);
         ops.connectionListener(new Connection());
     }
 
@@ -394,6 +406,21 @@ public final class ZkLockBackend implements LockBackend {
 
     // ---- release and clean-up --------------------------------------------------------------------------------
 
+    /** @return the instant until which the last confirmed contact vouches for the session */
+    long confirmedUntilNanos() {
+        return contact.confirmedUntilNanos();
+    }
+
+    /** @return the instant before which the session cannot have expired on the server */
+    long validUntilNanos() {
+        return contact.validUntilNanos();
+    }
+
+    /**
+     * Deletes the lease's node (also of a lease the engine judged lost by its deadline while the session lives
+     * on), waiting at most the release bound; past it, or with the connection down, the delete is left to the
+     * reconnection (or the session's end) and the caller is told.
+     */
     void release(ZkLease lease) {
         if (!lease.markReleased()) {
             return;
@@ -403,30 +430,57 @@ public final class ZkLockBackend implements LockBackend {
             return; // its node went with its session; never touch a later holder's
         }
         String path = lease.path();
-        boolean interrupted = Thread.interrupted();
-        try {
-            ops.delete(path);
-        } catch (KeeperException.NoNodeException | KeeperException.SessionExpiredException e) {
-            // already gone
-        } catch (KeeperException.ConnectionLossException e) {
-            residue.add(new Residue(parentOf(path), ZkLayout.nodeName(path), true));
+        Residue own = new Residue(parentOf(path), ZkLayout.nodeName(path), true);
+        boolean down;
+        synchronized (state) {
+            down = !connected;
+        }
+        if (down) {
+            residue.add(own);
             throw new LockConnectionException("could not delete " + path + " at ZooKeeper " + ops.address()
-                    + ": connection lost; it is deleted when the connection returns or the session ends", e);
-        } catch (KeeperException e) {
-            throw unexpected("delete " + path, e);
+                    + ": not connected; it is deleted when the connection returns or the session ends");
+        }
+        Future<?> delete;
+        try {
+            delete = cleaner.submit(() -> deleteOrLeave(own));
+        } catch (RejectedExecutionException e) {
+            return; // closing: the session's end frees it
+        }
+        try {
+            delete.get(releaseBound.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new LockConnectionException("could not delete " + path + " at ZooKeeper " + ops.address()
+                    + " within " + releaseBound.toMillis() + " ms; it is deleted when the connection returns or"
+                    + " the session ends", e);
         } catch (InterruptedException e) {
-            interrupted = true;
-            residue.add(new Residue(parentOf(path), ZkLayout.nodeName(path), true));
+            Thread.currentThread().interrupt();
             throw new LockConnectionException("interrupted while deleting " + path + " at ZooKeeper "
                     + ops.address() + "; it is deleted when the connection returns or the session ends", e);
-        } catch (IllegalStateException e) {
-            if (!closed) {
-                throw e;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException) {
+                throw (RuntimeException) cause;
             }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+            throw new LockException("ZooKeeper at " + ops.address() + " failed: delete " + path, cause);
+        }
+    }
+
+    /** On the cleaner: deletes now, or leaves the delete to the reconnection. */
+    private void deleteOrLeave(Residue own) {
+        if (closed) {
+            return;
+        }
+        if (!own.delete(this)) {
+            residue.add(own);
+            boolean up;
+            synchronized (state) {
+                up = connected;
             }
+            if (up) {
+                drainResidue(); // the connection returned while we failed: do not wait for the next return
+            }
+            throw new LockConnectionException("could not delete " + own + " at ZooKeeper " + ops.address()
+                    + ": connection lost; it is deleted when the connection returns or the session ends");
         }
     }
 
@@ -549,7 +603,10 @@ public final class ZkLockBackend implements LockBackend {
                 before = epoch;
             }
             try {
-                return op.run();
+                long sent = System.nanoTime();
+                T result = op.run();
+                contact.confirmed(sent);
+                return result;
             } catch (KeeperException.ConnectionLossException e) {
                 awaitReconnect(before, deadline, e);
             } catch (KeeperException.SessionExpiredException e) {
@@ -633,6 +690,7 @@ public final class ZkLockBackend implements LockBackend {
                 state.notifyAll();
             }
             events.connectionRestored();
+            contact.wakeUp(); // confirm at once: the leases turn HELD without waiting a heartbeat period
             if (!residue.isEmpty() && !closed) {
                 try {
                     cleaner.execute(ZkLockBackend.this::drainResidue);
@@ -710,9 +768,10 @@ public final class ZkLockBackend implements LockBackend {
             state.notifyAll();
         }
         waiters.forEach(Waiter::run);
+        contact.close();
         cleaner.shutdownNow();
         try {
-            ops.close();
+            BoundedClose.run(ops.address(), ops::close, releaseBound);
         } finally {
             leases.clear();
             residue.clear();

@@ -138,6 +138,14 @@ public interface ZkOps extends AutoCloseable {
      */
     void connectionListener(ConnectionListener listener);
 
+    /**
+     * @return the session timeout the server granted to the current session in milliseconds, or {@code -1}
+     *         while it is not known; answers from memory
+     */
+    default int sessionTimeoutMillis() {
+        return -1;
+    }
+
     /** @return the server address for messages, e.g. {@code zk1:2181,zk2:2181}; never credentials */
     String address();
 

@@ -32,7 +32,8 @@ public abstract class ZkRecipeProvider implements LockProvider {
      * @param settings the URI's settings
      * @return the connected operations; the backend closes them
      * @throws org.lockspi.LockConnectionException if no session is established in time, or the thread is
-     *         interrupted meanwhile (its interrupt flag set again); no client thread is left running then
+     *         interrupted meanwhile (its interrupt flag set again); no client thread is left running then. Worded
+     *         by {@link ZkConnectFailures}, so that every provider says the same
      */
     protected abstract ZkOps connect(ZkSettings settings);
 
@@ -70,11 +71,13 @@ public abstract class ZkRecipeProvider implements LockProvider {
     /**
      * @throws IllegalArgumentException            if a parameter is malformed or out of range, or the path is
      *                                             not a valid ZooKeeper path
-     * @throws org.lockspi.LockConnectionException as {@link #connect(ZkSettings)}
+     * @throws org.lockspi.LockConnectionException as {@link #connect(ZkSettings)}, and at once if a host of the
+     *                                             URI does not resolve ({@link ZkConnectFailures#resolve})
      */
     @Override
     public final LockBackend open(LockUri uri, BackendEvents events) {
         ZkSettings settings = ZkSettings.of(uri);
+        ZkConnectFailures.resolve(settings.hosts());
         return ZkLockBackend.open(connect(settings), settings, events);
     }
 

@@ -17,7 +17,11 @@ import org.lockspi.spi.LockUri;
  *   <li>{@value #SESSION_TIMEOUT} (default 30s, 1s..1h): the ZooKeeper session timeout asked of the server; a
  *       crashed holder's locks are freed after it, and a longer outage loses every lease;</li>
  *   <li>{@value #CONNECT_TIMEOUT} (default 15s, 100ms..10m): how long {@code open} waits for the first connection,
- *       and how long an operation waits for a lost connection to return.</li>
+ *       and how long an operation waits for a lost connection to return;</li>
+ *   <li>{@value #UNCERTAIN_AFTER} (default half the session timeout; more than 0 and less than the session
+ *       timeout): how old the last confirmed contact with the server may be before a lease reads
+ *       {@code UNCERTAIN}. A lease reads {@code LOST} once the last confirmed contact is older than
+ *       {@value ZkContact#DRIFT_MARGIN_TEXT} of the negotiated session timeout.</li>
  * </ul>
  * The path is the root under which lock names live; a user and password become ZooKeeper {@code digest}
  * authentication.
@@ -27,15 +31,18 @@ import org.lockspi.spi.LockUri;
  * @param sessionTimeout the session timeout to ask for
  * @param connectTimeout how long to wait for a connection
  * @param digest         {@code user:password} for digest authentication, if the URI has a user
+ * @param uncertainAfter the confirmation threshold, {@code 0 < uncertainAfter < sessionTimeout}
  */
 public record ZkSettings(String hosts, String path, Duration sessionTimeout, Duration connectTimeout,
-                         Optional<String> digest) {
+                         Optional<String> digest, Duration uncertainAfter) {
     /** The URI parameter for the session timeout: {@value}. */
     public static final String SESSION_TIMEOUT = "sessionTimeout";
     /** The URI parameter for the connect timeout: {@value}. */
     public static final String CONNECT_TIMEOUT = "connectTimeout";
+    /** The URI parameter for the confirmation threshold: {@value}. */
+    public static final String UNCERTAIN_AFTER = "uncertainAfter";
     /** The URI parameters a provider on this recipe accepts. */
-    public static final Set<String> PARAMETERS = Set.of(SESSION_TIMEOUT, CONNECT_TIMEOUT);
+    public static final Set<String> PARAMETERS = Set.of(SESSION_TIMEOUT, CONNECT_TIMEOUT, UNCERTAIN_AFTER);
     /** The features the recipe gives every provider built on it. */
     public static final Set<LockFeature> FEATURES = Set.copyOf(EnumSet.of(
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
@@ -64,14 +71,53 @@ public record ZkSettings(String hosts, String path, Duration sessionTimeout, Dur
                         + e.getMessage() + "): " + uri, e);
             }
         }
+        Duration uncertainAfter = uncertainAfter(uri, sessionTimeout);
         Optional<String> digest = uri.user().map(u -> u + ":" + uri.password().orElse(""));
-        return new ZkSettings(uri.hostList(), uri.path(), sessionTimeout, connectTimeout, digest);
+        return new ZkSettings(uri.hostList(), uri.path(), sessionTimeout, connectTimeout, digest, uncertainAfter);
+    }
+
+    /**
+     * How long {@code release()} and {@code close()} may wait for the server during an outage before they leave
+     * the delete to the reconnection or the session's end: {@code min(connectTimeout, sessionTimeout / 2)}.
+     *
+     * @return the release bound
+     */
+    public Duration releaseBound() {
+        return releaseBound(connectTimeout, sessionTimeout);
+    }
+
+    /**
+     * @param connectTimeout the connect timeout
+     * @param sessionTimeout the session timeout
+     * @return {@code min(connectTimeout, sessionTimeout / 2)}, the release bound of every ZooKeeper provider
+     */
+    public static Duration releaseBound(Duration connectTimeout, Duration sessionTimeout) {
+        Duration half = sessionTimeout.dividedBy(2);
+        return connectTimeout.compareTo(half) < 0 ? connectTimeout : half;
+    }
+
+    /**
+     * Reads {@value #UNCERTAIN_AFTER}, for every ZooKeeper provider alike.
+     *
+     * @param uri            the URI
+     * @param sessionTimeout the session timeout the URI asks for
+     * @return the threshold: the parameter, or half the session timeout
+     * @throws IllegalArgumentException if it is malformed, not more than 0, or not less than the session timeout
+     */
+    public static Duration uncertainAfter(LockUri uri, Duration sessionTimeout) {
+        Duration value = uri.duration(UNCERTAIN_AFTER, sessionTimeout.dividedBy(2), Duration.ofMillis(1),
+                Duration.ofHours(1));
+        if (value.compareTo(sessionTimeout) >= 0) {
+            throw new IllegalArgumentException(UNCERTAIN_AFTER + " >= " + SESSION_TIMEOUT + ": " + value + " >= "
+                    + sessionTimeout);
+        }
+        return value;
     }
 
     /** @return the settings without the password */
     @Override
     public String toString() {
         return "ZkSettings[" + hosts + path + ", sessionTimeout=" + sessionTimeout + ", connectTimeout="
-                + connectTimeout + (digest.isPresent() ? ", digest=***" : "") + "]";
+                + connectTimeout + ", uncertainAfter=" + uncertainAfter + (digest.isPresent() ? ", digest=***" : "") + "]";
     }
 }

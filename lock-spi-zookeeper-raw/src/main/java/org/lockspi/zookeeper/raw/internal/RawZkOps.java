@@ -17,6 +17,7 @@ import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.Stat;
 import org.lockspi.LockConnectionException;
+import org.lockspi.zookeeper.recipe.ZkConnectFailures;
 import org.lockspi.zookeeper.recipe.ZkOps;
 
 /**
@@ -65,8 +66,7 @@ public final class RawZkOps implements ZkOps {
                 first = ops.startSession(false);
             }
             if (!first.connected.await(connectTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
-                throw new LockConnectionException("could not connect to ZooKeeper at " + hosts + " within "
-                        + connectTimeout);
+                throw ZkConnectFailures.unreachable(hosts, connectTimeout, null);
             }
         } catch (RuntimeException | InterruptedException | Error e) {
             try {
@@ -306,6 +306,12 @@ public final class RawZkOps implements ZkOps {
         synchronized (lock) {
             listener = l;
         }
+    }
+
+    @Override
+    public int sessionTimeoutMillis() {
+        ZooKeeper handle = zk;
+        return handle == null ? -1 : handle.getSessionTimeout();
     }
 
     @Override
