@@ -3,9 +3,9 @@ package org.lockspi.tck;
 /**
  * The contracts about processes and failures (§10 to §16): exclusion across JVMs, crash release, lease loss,
  * fencing tokens across restarts and parent removal, fairness and herd-free waiting, unreachable servers,
- * connection suspension.
+ * connection suspension; and the faults of §18 (partition, pause, server restart).
  */
 public interface FailureContracts extends CrossProcessExclusionContracts, CrashReleaseContracts,
         LeaseLossContracts, FencingTokenContracts, FairnessContracts, HerdFreeContracts,
-        UnreachableServerContracts, ConnectionSuspensionContracts {
+        UnreachableServerContracts, ConnectionSuspensionContracts, FaultContracts {
 }

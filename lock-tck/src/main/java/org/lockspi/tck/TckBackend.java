@@ -1,5 +1,6 @@
 package org.lockspi.tck;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
@@ -29,7 +30,14 @@ public interface TckBackend extends AutoCloseable {
          * Clients in other JVM processes on this machine reach the server at {@link #uri()} (a real server does;
          * an in-memory one does not); the cross-process and crash contracts need it.
          */
-        OTHER_PROCESSES
+        OTHER_PROCESSES,
+        /**
+         * A client may reach the server through a TCP proxy on this machine: its URI's single {@code host:port}
+         * may be replaced by the proxy's (the fault contracts cut it off there, §18).
+         */
+        PARTITION,
+        /** {@link #restartWithoutData()} works. */
+        RESTART_WITHOUT_DATA
     }
 
     /** @return a one-line description for reports, e.g. {@code embedded ZooKeeper 3.9.5 at 127.0.0.1:40123} */
@@ -67,6 +75,20 @@ public interface TckBackend extends AutoCloseable {
 
     /** Stops the server and starts it again on the same address with the same data; returns once it serves. */
     void restart();
+
+    /**
+     * Stops the server, deletes its data (every lock, fencing counters included), keeps it down for
+     * {@code downtime} and starts it again on the same address, as a server without persistence comes back;
+     * returns once it serves. (A server without persistence must stay down at least a session or lease time
+     * for locks to stay safe: Redis calls this a delayed restart.)
+     *
+     * @param downtime how long the server stays stopped, at least zero
+     * @throws IllegalArgumentException      if {@code downtime} is negative
+     * @throws UnsupportedOperationException unless the backend offers {@link Capability#RESTART_WITHOUT_DATA}
+     */
+    default void restartWithoutData(Duration downtime) {
+        throw new UnsupportedOperationException("capability RESTART_WITHOUT_DATA: " + description());
+    }
 
     /**
      * Counts the watches the server holds on a lock's nodes. {@code lockName} may also be a lock's name followed
