@@ -27,5 +27,13 @@ public enum LockFeature {
     /** A lease that may be or is lost says so through {@link Lease#state()} and tells its listeners. */
     LOST_NOTIFICATION,
     /** A holder whose process dies loses the lock within a bounded time (session timeout or lease time). */
-    CRASH_RELEASE
+    CRASH_RELEASE,
+    /**
+     * A held lease survives a restart of the server that is shorter than the session timeout or lease time: it
+     * turns {@link LeaseState#UNCERTAIN} while the server is down and {@link LeaseState#HELD} again after, and no
+     * other client can take the lock meanwhile (ZooKeeper: the session and its nodes outlive the restart).
+     * Without it, a restart may end the lease instead: it turns {@link LeaseState#LOST}, as when the server's
+     * sessions die with it.
+     */
+    SURVIVES_RESTART
 }

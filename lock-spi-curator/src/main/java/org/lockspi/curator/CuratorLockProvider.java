@@ -75,7 +75,8 @@ public final class CuratorLockProvider implements LockProvider {
     private static final Set<LockFeature> FEATURES = Set.copyOf(EnumSet.of(
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
             LockFeature.SEMAPHORE, LockFeature.FAIR, LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL,
-            LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE));
+            LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE,
+            LockFeature.SURVIVES_RESTART));
 
     /** For {@link java.util.ServiceLoader}. */
     public CuratorLockProvider() {

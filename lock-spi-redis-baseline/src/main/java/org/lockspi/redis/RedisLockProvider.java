@@ -30,7 +30,14 @@ import org.lockspi.spi.LockUri;
  *       renewing (crash, pause, partition) loses the lock after this long. Renewed every third of it.</td></tr>
  *   <tr><td>connectTimeout</td><td>5s</td><td>100ms..10m</td><td>TCP connect, and the wait for a pooled
  *       connection</td></tr>
- *   <tr><td>socketTimeout</td><td>2s</td><td>100ms..10m</td><td>how long one command may take</td></tr>
+ *   <tr><td>socketTimeout</td><td>2s, or leaseTime/3 if shorter</td><td>100ms..10m, at most leaseTime/3
+ *       </td><td>how long one command may take. A renewal is sent every leaseTime/3 and must fail within that
+ *       third, leaving a third for a retry before the key can expire: a value set above leaseTime/3 is refused
+ *       with an {@code IllegalArgumentException}; unset, it shrinks to leaseTime/3.</td></tr>
+ *   <tr><td>confirmThreshold</td><td>leaseTime/2</td><td>above leaseTime/3..leaseTime</td><td>how long a
+ *       confirmed renewal counts: {@code confirmedUntilNanos()} is its send time plus this, after which the lease
+ *       is {@code UNCERTAIN} unless confirmed again. {@code validUntilNanos()} is the send time plus leaseTime
+ *       less a drift margin of leaseTime/100 + 2 ms.</td></tr>
  *   <tr><td>keyPrefix</td><td>{@code lockspi:}</td><td>printable ASCII without spaces and braces, 128 at
  *       most</td><td>prefix of every key</td></tr>
  *   <tr><td>retryInitial</td><td>10ms</td><td>1ms..10s</td><td>first pause between attempts of a waiting
@@ -66,8 +73,10 @@ import org.lockspi.spi.LockUri;
  *       a replica whose clock is behind the old primary's, can break it.</li>
  *   <li><b>Crash release</b>: a dead holder's key expires after at most the lease time.</li>
  *   <li><b>Lease loss</b> is reported, never silent: a renewal that finds the key gone or owned by another
- *       client marks the lease lost at once; while renewals fail for connection reasons the leases are uncertain,
- *       and lost once the lease time has passed since the last renewal the server confirmed.</li>
+ *       client (a restart without persistence, noticed at once through an idle watch connection) marks the lease
+ *       lost at once; any failed call makes the leases uncertain at once, and they are lost at their
+ *       {@code validUntilNanos()}. Release and close wait for the server at most connectTimeout +
+ *       socketTimeout per try; what they cannot delete expires by its TTL.</li>
  *   <li><b>Waiting</b> is polling with a bounded, jittered exponential back-off: no fairness (FIFO) and no
  *       herd-free wake-up; a release in the same service wakes that service's waiters at once.</li>
  * </ul>
@@ -76,6 +85,11 @@ public final class RedisLockProvider implements LockProvider {
     /** The provider's name: {@value}. */
     public static final String NAME = "redis-baseline";
 
+    /**
+     * Not SURVIVES_RESTART: a lock is a key with a TTL, and whether it outlives a restart depends on the server's
+     * persistence (appendonly), not on the provider; without it the restarted server has no key and the lease
+     * turns LOST at its next renewal.
+     */
     private static final Set<LockFeature> FEATURES = Collections.unmodifiableSet(EnumSet.of(
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
             LockFeature.SEMAPHORE, LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL,

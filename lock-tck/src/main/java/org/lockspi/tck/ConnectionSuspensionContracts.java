@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,18 +17,21 @@ import org.lockspi.tck.internal.StateRecorder;
 /**
  * §16 Connection suspension: while the connection is down a held lease is {@link LeaseState#UNCERTAIN}; when the
  * connection comes back within the session (the server restarted quickly) it is {@link LeaseState#HELD} again,
- * with the same server state, and its listeners saw both changes.
+ * with the same server state, and its listeners saw both changes. A provider that does not declare
+ * {@link LockFeature#SURVIVES_RESTART} may instead lose the lease: it turns {@link LeaseState#LOST} and stays so
+ * while another client takes the lock.
  */
 public interface ConnectionSuspensionContracts extends TckContext {
 
     @Test
     @Timeout(60)
-    @DisplayName("§16.1 mutex: across a quick server restart the lease goes UNCERTAIN and back to HELD, and the "
-            + "listener sees both")
+    @DisplayName("§16.1 mutex: across a quick server restart the lease goes UNCERTAIN and back to HELD (or, without "
+            + "SURVIVES_RESTART, turns LOST for good), and the listener sees it")
     default void leaseSurvivesQuickRestart() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
         requireFeature(LockFeature.LOST_NOTIFICATION);
         requireCapability(TckBackend.Capability.RESTART);
+        boolean mustSurvive = provider().features().contains(LockFeature.SURVIVES_RESTART);
         String name = uniqueName("suspend");
         Lease lease = openClient().mutex(name).acquire(Duration.ofSeconds(10));
         StateRecorder recorder = new StateRecorder();
@@ -36,9 +40,14 @@ public interface ConnectionSuspensionContracts extends TckContext {
         List<String> before = inspect ? backend().residue(name) : List.of();
 
         backend().restart();
-        recorder.awaitChangeTo(LeaseState.UNCERTAIN, crashReleaseBound());
-        recorder.awaitChangeTo(LeaseState.HELD, crashReleaseBound());
-
+        if (mustSurvive) {
+            recorder.awaitChangeTo(LeaseState.UNCERTAIN, crashReleaseBound());
+            recorder.awaitChangeTo(LeaseState.HELD, crashReleaseBound());
+        } else if (recorder.awaitChangeToAny(crashReleaseBound(), LeaseState.HELD, LeaseState.LOST)
+                == LeaseState.LOST) {
+            leaseEndedByRestart(lease, recorder, name);
+            return;
+        }
         List<String> changes = recorder.changes();
         assertTrue(changes.size() % 2 == 0, "as many returns to HELD as suspensions: " + changes);
         for (int i = 0; i < changes.size(); i++) {
@@ -54,5 +63,23 @@ public interface ConnectionSuspensionContracts extends TckContext {
         if (inspect) {
             assertEquals(List.of(), backend().residue(name), "nothing left on the server");
         }
+    }
+
+    /** The restart ended the lease: it is LOST for good, and another client takes the lock within the bound. */
+    private void leaseEndedByRestart(Lease lease, StateRecorder recorder, String name) throws InterruptedException {
+        List<String> changes = recorder.changes();
+        assertEquals(1, changes.stream().filter(c -> c.endsWith("->LOST")).count(), "one change to LOST: " + changes);
+        assertTrue(changes.get(changes.size() - 1).endsWith("->LOST"), "LOST is the last change: " + changes);
+        assertTrue(List.of("HELD->UNCERTAIN", "UNCERTAIN->HELD", "HELD->LOST", "UNCERTAIN->LOST").containsAll(changes),
+                "only suspensions, returns and the loss: " + changes);
+        Optional<Lease> next = openClient().mutex(name).tryAcquire(crashReleaseBound());
+        assertTrue(next.isPresent(), "another client acquires once the lease is LOST");
+        assertEquals(LeaseState.LOST, lease.state(), "the old lease never says HELD again: " + recorder.changes());
+        if (backend().capabilities().contains(TckBackend.Capability.INSPECT)) {
+            assertEquals(1, backend().residue(name).size(), "the server shows the new holder's entry alone: "
+                    + backend().residue(name));
+        }
+        lease.release();
+        next.get().release();
     }
 }

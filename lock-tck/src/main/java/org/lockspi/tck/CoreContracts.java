@@ -6,6 +6,6 @@ package org.lockspi.tck;
  * {@code docs/spec.md}.
  */
 public interface CoreContracts extends DiscoveryContracts, NameContracts, MutualExclusionContracts,
-        StockScenarioContracts, ReentrancyContracts, TimeoutContracts, ReadWriteContracts, SemaphoreContracts,
-        NonReentrantMutexContracts, HygieneContracts, FeatureAbsenceContracts {
+        StockScenarioContracts, ReentrancyContracts, TimeoutContracts, ReadWriteContracts, ReadWriteDowngradeContracts,
+        SemaphoreContracts, NonReentrantMutexContracts, HygieneContracts, FeatureAbsenceContracts {
 }

@@ -132,8 +132,7 @@ public interface HygieneContracts extends TckContext {
             Lease held = kind.of(openClient(), name).acquire(WAIT);
             LockService waiting = openClient();
             Acquirable lock = kind.of(waiting, name);
-            Async<Lease> waiter = Async.start("closed-waiter-" + kind, lock::acquire);
-            waiter.awaitBlocked(BOUND);
+            Async<Lease> waiter = Async.startWaiter("closed-waiter-" + kind, backend(), name, lock::acquire);
             waiting.close();
             Throwable failure = waiter.failure(BOUND.multipliedBy(2));
             assertTrue(failure instanceof IllegalStateException, kind + ": a waiter of a closed service must fail "

@@ -2,7 +2,9 @@ package org.lockspi.tck;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,11 +14,14 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
 import org.lockspi.spi.LockProvider;
 import org.lockspi.tck.internal.Failures;
+import org.lockspi.tck.report.CapabilityMissing;
+import org.lockspi.tck.report.ConformanceReport;
 
 /**
  * The conformance kit for a lock provider. A provider's test class extends it and names the provider and the
@@ -40,10 +45,20 @@ import org.lockspi.tck.internal.Failures;
  * naming the feature or capability and the provider; they never pass silently. For every feature a provider
  * does not declare, a test checks that using it throws {@link UnsupportedOperationException}.
  *
+ * <p><b>Conformance report.</b> After the last test the kit prints a report to standard output: the provider,
+ * its features, the backend and its capabilities, and every test by rule, passed, failed, skipped (with the
+ * reason) or <em>not verified</em>. A rule is not verified when the provider declares what it is about but the
+ * backend lacks a capability the test needs ({@link TckBackend.Capability}); its last line is the verdict,
+ * {@code lockspi TCK: CONFORMANT: ...}, {@code lockspi TCK: PARTIAL RUN: ...} (only some tests were selected) or
+ * {@code lockspi TCK: NOT CONFORMANT: ...}. Rules left unverified fail the class (after the last test, as a
+ * class-level failure), unless {@link #unverifiedRulesAllowed()} names each of them with a reason. Only the
+ * tests that ran are judged, so {@code -Dtest=...} selections do not fail for rules they left out.
+ *
  * <p><b>Time.</b> Each test has a 60 s limit, so a provider that hangs fails the test instead of the build.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(60)
+@ExtendWith(ConformanceWatcher.class)
 public abstract class LockProviderTck implements CoreContracts, FailureContracts {
 
     /** Distinguishes the lock names of this run from those of earlier runs against the same server. */
@@ -52,6 +67,7 @@ public abstract class LockProviderTck implements CoreContracts, FailureContracts
     private static final AtomicInteger NAMES = new AtomicInteger();
 
     private TckBackend backend;
+    private volatile ConformanceReport report;
     private final List<LockService> clients = new ArrayList<>(); // guarded by itself
 
     /**
@@ -88,9 +104,43 @@ public abstract class LockProviderTck implements CoreContracts, FailureContracts
         return Duration.ofSeconds(30);
     }
 
+    /**
+     * The rules this class may leave unverified because its backend lacks a capability their tests need, each
+     * with the reason. Without this, a run that skips such a rule fails with
+     * {@code lockspi TCK: NOT CONFORMANT: N rules required by the declared features were not verified: ...}.
+     * Name every rule on its own, as the test names start ({@code "§13.3"}); the report prints each with its
+     * reason. Rules skipped because the provider does not declare their feature need no entry.
+     *
+     * <pre>{@code
+     * @Override protected Map<String, String> unverifiedRulesAllowed() {
+     *     return Map.of("§13.3", "the server in a container cannot be restarted by the kit",
+     *                   "§16.1", "the server in a container cannot be restarted by the kit");
+     * }
+     * }</pre>
+     *
+     * @return rule to reason; empty unless overridden. A name that is no rule of the kit, or a blank reason,
+     *         fails the class before the first test
+     */
+    protected Map<String, String> unverifiedRulesAllowed() {
+        return Map.of();
+    }
+
+    /** Opens the report before the first test; called by {@link ConformanceWatcher}. */
+    final void openReport(Collection<String> catalogue) {
+        report = new ConformanceReport(getClass().getName(), catalogue, unverifiedRulesAllowed());
+    }
+
+    /** @return the report, or null before {@link #openReport} */
+    final ConformanceReport report() {
+        return report;
+    }
+
     @BeforeAll
     protected final void startTckBackend() {
         backend = Objects.requireNonNull(startBackend(), "startBackend() returned null");
+        if (report != null) {
+            report.started(provider(), backend);
+        }
     }
 
     @AfterAll
@@ -194,8 +244,8 @@ public abstract class LockProviderTck implements CoreContracts, FailureContracts
     @Override
     public final void requireCapability(TckBackend.Capability capability) {
         if (!backend().capabilities().contains(capability)) {
-            Assumptions.abort("backend " + backend().description() + " lacks capability " + capability
-                    + " (provider '" + provider().name() + "')");
+            throw new CapabilityMissing(capability, "backend " + backend().description() + " lacks capability "
+                    + capability + " (provider '" + provider().name() + "')");
         }
     }
 

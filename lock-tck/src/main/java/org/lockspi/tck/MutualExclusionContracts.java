@@ -108,8 +108,7 @@ public interface MutualExclusionContracts extends TckContext {
         LockService a = openClient();
         LockService b = openClient();
         Lease held = a.mutex(name).acquire(WAIT);
-        Async<Lease> waiter = Async.start("waiter", () -> b.mutex(name).acquire(WAIT));
-        waiter.awaitBlocked(BOUND);
+        Async<Lease> waiter = Async.startWaiter("waiter", backend(), name, () -> b.mutex(name).acquire(WAIT));
         long released = System.nanoTime();
         held.release();
         Lease got = waiter.get(WAIT);

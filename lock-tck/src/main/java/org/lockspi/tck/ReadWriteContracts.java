@@ -139,12 +139,11 @@ public interface ReadWriteContracts extends TckContext {
         ReadWriteLock writer = openClient().readWriteLock(name);
         ReadWriteLock late = openClient().readWriteLock(name);
         Lease read = reader.readLock().acquire(WAIT);
-        Async<Boolean> waitingWriter = Async.start("waiting-writer", () -> {
+        Async<Boolean> waitingWriter = Async.startWaiter("waiting-writer", backend(), name, () -> {
             try (Lease write = writer.writeLock().acquire(WAIT)) {
                 return write.isHeld();
             }
         });
-        waitingWriter.awaitBlocked(BOUND);
         assertTrue(late.readLock().tryAcquire().isEmpty(), "a reader overtook a waiting writer");
         read.release();
         assertTrue(waitingWriter.get(WAIT), "the waiting writer did not get the lock");

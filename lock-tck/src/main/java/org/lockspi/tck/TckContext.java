@@ -54,9 +54,13 @@ public interface TckContext {
     void requireFeature(LockFeature feature);
 
     /**
-     * Skips the calling test, with a reason naming the capability, unless the backend offers it.
+     * Skips the calling test, with a reason naming the capability, unless the backend offers it. Such a test is
+     * <em>not verified</em> (not merely skipped): the conformance report counts it, and the run fails unless the
+     * provider's class allows the rule by name. Call it after every {@link #requireFeature} of the test, so that
+     * a rule about a feature the provider does not declare is skipped for the feature.
      *
      * @param capability the capability the test needs
+     * @throws org.lockspi.tck.report.CapabilityMissing if the backend lacks it
      */
     void requireCapability(TckBackend.Capability capability);
 }

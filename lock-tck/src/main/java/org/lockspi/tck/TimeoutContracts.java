@@ -120,7 +120,7 @@ public interface TimeoutContracts extends TckContext {
             List<String> holderOnly = inspect ? backend().residue(name) : List.of();
             for (String method : List.of("acquire()", "acquire(timeout)", "tryAcquire(timeout)")) {
                 Acquirable lock = kind.of(waiterClient, name);
-                Async<Boolean> waiter = Async.start("interrupted-" + kind, () -> {
+                Async<Boolean> waiter = Async.startWaiter("interrupted-" + kind, backend(), name, () -> {
                     try {
                         switch (method) {
                             case "acquire()":
@@ -142,7 +142,6 @@ public interface TimeoutContracts extends TckContext {
                         return flag;
                     }
                 });
-                waiter.awaitBlocked(BOUND);
                 long interrupted = System.nanoTime();
                 waiter.thread().interrupt();
                 boolean flagStillSet = waiter.get(BOUND);
@@ -237,12 +236,11 @@ public interface TimeoutContracts extends TckContext {
         String name = uniqueName("timed-handoff");
         Lease held = openClient().mutex(name).acquire(WAIT);
         DistributedLock contender = openClient().mutex(name);
-        Async<Boolean> waiter = Async.start("timed-waiter", () -> {
+        Async<Boolean> waiter = Async.startWaiter("timed-waiter", backend(), name, () -> {
             try (Lease lease = contender.acquire(WAIT)) {
                 return lease.isHeld();
             }
         });
-        waiter.awaitBlocked(BOUND);
         held.release();
         assertTrue(waiter.get(WAIT), "the timed waiter did not get the released lock");
     }

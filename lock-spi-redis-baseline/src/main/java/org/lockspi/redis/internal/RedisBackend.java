@@ -1,13 +1,10 @@
 package org.lockspi.redis.internal;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,29 +22,30 @@ import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * One Redis connection pool and its leases. Acquisitions poll with a jittered exponential back-off; one watchdog
- * thread renews every live lease at a third of the lease time and reports suspension, restoration and loss.
+ * One Redis connection pool and its leases. Acquisitions poll with a jittered exponential back-off; a
+ * {@link LeaseKeeper} renews the leases and reports suspension, restoration and loss. A call that fails on a
+ * pooled connection broken by a restart is retried once on a fresh connection, unless it timed out.
  */
 public final class RedisBackend implements LockBackend {
     private static final System.Logger LOG = System.getLogger(RedisBackend.class.getName());
 
     private final RedisSettings settings;
-    private final BackendEvents events;
     private final JedisPooled redis;
     private final String clientId = UUID.randomUUID().toString();
     private final AtomicLong sequence = new AtomicLong();
-    private final Set<RedisLease> live = ConcurrentHashMap.newKeySet();
     /** Acquisitions under way, so that close() can remove their waiter marks. */
     private final Set<Attempt> waiting = ConcurrentHashMap.newKeySet();
-    private final ScheduledExecutorService watchdog;
+    private final LeaseKeeper keeper;
     /** Attempts hold the read lock around their server call; close takes the write lock to wait for them. */
     private final ReentrantReadWriteLock inFlight = new ReentrantReadWriteLock();
     private final long leaseMillis;
-    private final long leaseNanos;
+    private final long confirmNanos;
+    private final long validNanos;
     private final String leaseArg;
     /** How long a waiter's marks live unless its next attempt refreshes them, in ms. */
     private final String waiterArg;
@@ -59,25 +57,17 @@ public final class RedisBackend implements LockBackend {
     private final Object state = new Object();
     private volatile boolean closed; // written under state
     private volatile boolean poolClosed; // written under the write lock of inFlight
-    private boolean suspended; // guarded by state
 
-    private RedisBackend(RedisSettings settings, BackendEvents events, JedisPooled redis) {
+    private RedisBackend(RedisSettings settings, BackendEvents events, JedisPooled redis, String runId,
+                         DefaultJedisClientConfig config) {
         this.settings = settings;
-        this.events = events;
         this.redis = redis;
         this.leaseMillis = settings.leaseTime().toMillis();
-        this.leaseNanos = settings.leaseTime().toNanos();
+        this.confirmNanos = settings.confirmThreshold().toNanos();
+        this.validNanos = settings.leaseTime().minus(settings.driftMargin()).toNanos();
         this.leaseArg = Long.toString(leaseMillis);
         this.waiterArg = Long.toString(leaseMillis + 2 * settings.retryMax().toMillis());
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "lockspi-redis-watchdog-" + settings.address());
-            t.setDaemon(true);
-            return t;
-        });
-        executor.setRemoveOnCancelPolicy(true);
-        this.watchdog = executor;
-        long interval = settings.renewInterval().toNanos();
-        watchdog.scheduleWithFixedDelay(this::renewAll, interval, interval, TimeUnit.NANOSECONDS);
+        this.keeper = new LeaseKeeper(settings, events, redis, config, runId);
     }
 
     /**
@@ -110,9 +100,12 @@ public final class RedisBackend implements LockBackend {
         pool.setMaxWait(settings.connectTimeout());
         pool.setJmxEnabled(false);
         pool.setTestWhileIdle(false);
-        JedisPooled redis = new JedisPooled(new HostAndPort(settings.host(), settings.port()), config.build(), pool);
+        DefaultJedisClientConfig clientConfig = config.build();
+        JedisPooled redis = new JedisPooled(new HostAndPort(settings.host(), settings.port()), clientConfig, pool);
+        String runId;
         try {
             redis.ping();
+            runId = Calls.runId(redis);
         } catch (JedisException | IllegalStateException e) {
             LockConnectionException failure = new LockConnectionException("cannot reach " + settings
                     + " within connectTimeout " + settings.connectTimeout() + ": " + e.getMessage(), e);
@@ -123,7 +116,7 @@ public final class RedisBackend implements LockBackend {
             }
             throw failure;
         }
-        return new RedisBackend(settings, events, redis);
+        return new RedisBackend(settings, events, redis, runId, clientConfig);
     }
 
     private static int millis(Duration d) {
@@ -260,9 +253,25 @@ public final class RedisBackend implements LockBackend {
         try {
             checkOpen();
             long sentAt = System.nanoTime();
+            String server = keeper.runId();
             Object result;
             try {
-                result = redis.eval(attempt.script, attempt.scriptKeys, attempt.args(mayWait));
+                try {
+                    result = redis.eval(attempt.script, attempt.scriptKeys, attempt.args(mayWait));
+                } catch (JedisConnectionException e) {
+                    if (!Calls.brokenConnection(e) || closed) {
+                        throw e;
+                    }
+                    // A pooled connection broken by a restart: the script may or may not have run. Clear what
+                    // it may have left, then try once more on a fresh connection.
+                    keeper.failed(); // the connection was lost: uncertain until this answer restores it
+                    redis.getPool().clear();
+                    attempt.abandon();
+                    sentAt = System.nanoTime();
+                    server = keeper.runId();
+                    result = redis.eval(attempt.script, attempt.scriptKeys, attempt.args(mayWait));
+                    keeper.renewSoon(); // the server came back: check its run_id and our leases now
+                }
             } catch (JedisException e) {
                 rethrowInterrupt(e);
                 // The outcome is unknown: the script may have run. Delete by owner token so nothing stays behind.
@@ -280,23 +289,9 @@ public final class RedisBackend implements LockBackend {
             }
             attempt.registered = false; // the script removed the waiter marks with the acquisition
             RedisLease lease = new RedisLease(this, attempt.request.kind(), attempt.request.name(), attempt.leaseKey,
-                    attempt.shared, attempt.ownerToken, (Long) result, sentAt);
-            live.add(lease);
-            boolean wasSuspended;
-            synchronized (state) {
-                wasSuspended = suspended;
-            }
-            if (wasSuspended) {
-                // The server answers again. A lease whose last renewal was sent less than leaseTime ago still has
-                // its key (absent data loss, which the next renewal finds): the others are lost, these held.
-                loseOverdue();
-                restore();
-                try {
-                    watchdog.execute(this::renewAll);
-                } catch (java.util.concurrent.RejectedExecutionException closing) {
-                    // closed meanwhile: close frees this lease
-                }
-            }
+                    attempt.shared, attempt.ownerToken, (Long) result, sentAt, server, confirmNanos, validNanos);
+            // If the connection was suspended, this answer restores it, and every lease is checked at once.
+            keeper.acquired(lease);
             return lease;
         } finally {
             inFlight.readLock().unlock();
@@ -344,7 +339,7 @@ public final class RedisBackend implements LockBackend {
         if (e instanceof JedisDataException && !isTransient(e)) {
             return new LockException(what + " on " + settings + " was refused by the server: " + e.getMessage(), e);
         }
-        suspend();
+        keeper.failed();
         return new LockConnectionException(what + " on " + settings + " failed: " + e.getMessage(), e);
     }
 
@@ -361,7 +356,7 @@ public final class RedisBackend implements LockBackend {
         if (!lease.markReleased()) {
             return;
         }
-        live.remove(lease);
+        keeper.forget(lease);
         wakeWaiters();
         inFlight.readLock().lock();
         try {
@@ -369,8 +364,9 @@ public final class RedisBackend implements LockBackend {
                 return; // close released it, or is releasing it
             }
             try {
-                redis.eval(lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE, List.of(lease.key),
-                        List.of(lease.ownerToken));
+                String script = lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE;
+                Calls.retryOnce(redis, keeper::failed,
+                        () -> redis.eval(script, List.of(lease.key), List.of(lease.ownerToken)));
             } catch (JedisException e) {
                 if (lease.isLost()) {
                     return; // nothing of ours to free; a lost lease's release never throws
@@ -385,92 +381,6 @@ public final class RedisBackend implements LockBackend {
 
     // ---- renewal ------------------------------------------------------------------------------------------
 
-    /** The watchdog's pass: extend every live lease that is still ours; report what changed. */
-    private void renewAll() {
-        if (closed) {
-            return;
-        }
-        List<RedisLease> leases = new ArrayList<>(live);
-        boolean failed = false;
-        try {
-            if (leases.isEmpty()) {
-                synchronized (state) {
-                    if (!suspended) {
-                        return;
-                    }
-                }
-                redis.ping();
-            }
-            for (RedisLease lease : leases) {
-                if (closed) {
-                    return;
-                }
-                if (lease.isReleased() || lease.isLost()) {
-                    continue;
-                }
-                long sentAt = System.nanoTime();
-                Object result = redis.eval(lease.shared ? Scripts.RENEW_SHARED : Scripts.RENEW_EXCLUSIVE,
-                        List.of(lease.key), List.of(lease.ownerToken, leaseArg));
-                if (Long.valueOf(1L).equals(result)) {
-                    lease.confirmed(sentAt);
-                } else {
-                    lost(lease, "its key is gone or has another owner");
-                }
-            }
-        } catch (JedisException | IllegalStateException e) {
-            if (closed) {
-                return;
-            }
-            failed = true;
-            LOG.log(System.Logger.Level.DEBUG, () -> "lease renewal on " + settings + " failed", e);
-        } catch (RuntimeException e) {
-            failed = true;
-            LOG.log(System.Logger.Level.WARNING, "lease renewal on " + settings + " failed unexpectedly", e);
-        }
-        if (failed) {
-            suspend();
-            loseOverdue();
-        } else {
-            restore();
-        }
-    }
-
-    /** Marks lost every lease whose last confirmed renewal was sent leaseTime ago or earlier. */
-    private void loseOverdue() {
-        long now = System.nanoTime();
-        for (RedisLease lease : live) {
-            if (now - lease.confirmedAt() >= leaseNanos) {
-                lost(lease, "not renewed for leaseTime " + settings.leaseTime());
-            }
-        }
-    }
-
-    private void lost(RedisLease lease, String why) {
-        if (lease.markLost()) {
-            live.remove(lease);
-            LOG.log(System.Logger.Level.DEBUG, () -> "lease lost: " + lease + ": " + why);
-            events.leaseLost(lease);
-        }
-    }
-
-    private void suspend() {
-        synchronized (state) {
-            if (!closed && !suspended) {
-                suspended = true;
-                events.connectionSuspended();
-            }
-        }
-    }
-
-    private void restore() {
-        synchronized (state) {
-            if (!closed && suspended) {
-                suspended = false;
-                events.connectionRestored();
-            }
-        }
-    }
-
     // ---- close --------------------------------------------------------------------------------------------
 
     @Override
@@ -482,20 +392,16 @@ public final class RedisBackend implements LockBackend {
             closed = true;
         }
         wakeWaiters();
-        watchdog.shutdownNow();
-        try {
-            if (!watchdog.awaitTermination(settings.socketTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS)) {
-                LOG.log(System.Logger.Level.WARNING, "the lease watchdog of " + settings + " did not stop");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        List<RedisLease> leases = keeper.close();
         inFlight.writeLock().lock();
         try {
             LockConnectionException failure = null;
-            for (RedisLease lease : live) {
+            for (RedisLease lease : leases) {
                 if (!lease.markReleased()) {
                     continue;
+                }
+                if (failure != null) {
+                    continue; // the server did not answer: one wait is enough, the keys expire on their own
                 }
                 try {
                     redis.eval(lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE,
@@ -508,9 +414,8 @@ public final class RedisBackend implements LockBackend {
                     failure.addSuppressed(e);
                 }
             }
-            live.clear();
             for (Attempt attempt : waiting) {
-                if (attempt.registered) {
+                if (attempt.registered && failure == null) {
                     attempt.registered = false;
                     try {
                         attempt.abandon();

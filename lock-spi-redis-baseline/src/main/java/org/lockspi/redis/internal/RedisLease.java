@@ -19,11 +19,16 @@ final class RedisLease implements BackendLease {
 
     private volatile boolean lost;
     private volatile boolean released;
-    /** System.nanoTime() when the last renewal that succeeded (or the acquisition) was sent. */
+    /** The server's run_id when the acquisition was answered: another one later means the server restarted. */
+    final String runId;
+    /** How long a confirmation counts, and how long a key lives less the drift margin, in ns. */
+    private final long confirmNanos;
+    private final long validNanos;
+    /** System.nanoTime() when the last renewal that succeeded (or the acquisition) was sent; never decreases. */
     private volatile long confirmedAt;
 
     RedisLease(RedisBackend backend, LockKind kind, String name, String key, boolean shared, String ownerToken,
-               long fencingToken, long sentAt) {
+               long fencingToken, long sentAt, String runId, long confirmNanos, long validNanos) {
         this.backend = backend;
         this.kind = kind;
         this.name = name;
@@ -32,6 +37,9 @@ final class RedisLease implements BackendLease {
         this.ownerToken = ownerToken;
         this.fencingToken = fencingToken;
         this.confirmedAt = sentAt;
+        this.runId = runId;
+        this.confirmNanos = confirmNanos;
+        this.validNanos = validNanos;
     }
 
     @Override
@@ -44,6 +52,21 @@ final class RedisLease implements BackendLease {
         return lost;
     }
 
+    /** The send time of the last confirmed renewal (or of the acquisition) plus {@code confirmThreshold}. */
+    @Override
+    public long confirmedUntilNanos() {
+        return confirmedAt + confirmNanos;
+    }
+
+    /**
+     * The send time of the last confirmed renewal (or of the acquisition) plus the lease time less the drift
+     * margin: the key, extended by that renewal on the server after it was sent, lives at least until then.
+     */
+    @Override
+    public long validUntilNanos() {
+        return confirmedAt + validNanos;
+    }
+
     boolean isReleased() {
         return released;
     }
@@ -52,8 +75,11 @@ final class RedisLease implements BackendLease {
         return confirmedAt;
     }
 
-    void confirmed(long sentAt) {
-        confirmedAt = sentAt;
+    /** Records a renewal the server confirmed, sent at {@code sentAt}; an older one moves nothing back. */
+    synchronized void confirmed(long sentAt) {
+        if (sentAt - confirmedAt > 0) {
+            confirmedAt = sentAt;
+        }
     }
 
     /** @return whether this call marked it lost (it was neither lost nor released before) */

@@ -134,12 +134,21 @@ public final class ZkClientOps implements ZkOps {
 
     @Override
     public Node createEphemeralSequential(String pathPrefix) throws KeeperException, InterruptedException {
+        return create(pathPrefix, CreateMode.EPHEMERAL_SEQUENTIAL);
+    }
+
+    @Override
+    public Node createEphemeral(String path) throws KeeperException, InterruptedException {
+        return create(path, CreateMode.EPHEMERAL);
+    }
+
+    private Node create(String pathOrPrefix, CreateMode mode) throws KeeperException, InterruptedException {
         String path;
         try {
-            path = call(() -> client.create(pathPrefix, NO_DATA, CreateMode.EPHEMERAL_SEQUENTIAL));
+            path = call(() -> client.create(pathOrPrefix, NO_DATA, mode));
         } catch (KeeperException.NoNodeException e) {
-            createContainers(parentOf(pathPrefix));
-            path = call(() -> client.create(pathPrefix, NO_DATA, CreateMode.EPHEMERAL_SEQUENTIAL));
+            createContainers(parentOf(pathOrPrefix));
+            path = call(() -> client.create(pathOrPrefix, NO_DATA, mode));
         }
         // ZkClient's create gives the path only; the czxid comes from the node's stat
         String created = path;

@@ -130,6 +130,9 @@ class RawZooKeeperLayoutTest {
             assertEquals(1, nodes.stream().filter(n -> WRITE_NODE.matcher(n).matches()).count(), "write " + nodes);
             assertEquals(1, nodes.stream().filter(n -> READ_NODE.matcher(n).matches()).count(), "read " + nodes);
             assertTrue(read.fencingToken() > write.fencingToken(), "the read node came later");
+            // Curator's layout since CURATOR-621: the downgraded read carries the write node's sequence number
+            assertEquals(1, nodes.stream().map(n -> n.substring(n.length() - 10)).distinct().count(),
+                    "the downgraded read node carries the write node's sequence: " + nodes);
         }
         assertEquals(List.of(), children(path), "released");
     }

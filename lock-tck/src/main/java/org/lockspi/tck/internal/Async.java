@@ -4,10 +4,14 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
+import org.lockspi.tck.TckBackend;
 
 /**
  * A body run on a thread of its own, whose result or failure the test thread collects with a bounded join.
@@ -41,6 +45,32 @@ public final class Async<T> {
         Async<T> async = new Async<>(name, body);
         async.thread.start();
         return async;
+    }
+
+    /**
+     * Starts an acquisition that must wait, on a thread of its own, and returns once it is waiting
+     * ({@link #awaitWaiting}) within {@link Checks#BOUND}. Where the backend can {@code INSPECT}, an entry of the
+     * lock's residue that was not there before the thread started counts as the thread's queue entry, so a
+     * provider that waits in a socket read or a spin loop is seen waiting once the server shows it queued.
+     *
+     * @param name     what the thread does, for its name
+     * @param backend  the backend, to look at the lock's residue if it can
+     * @param lockName the lock the body waits for
+     * @param body     the acquisition
+     * @param <T>      the result type
+     * @return the started thread, waiting
+     * @throws AssertionError if the body ends, or does not wait within the bound
+     */
+    public static <T> Async<T> startWaiter(String name, TckBackend backend, String lockName, Callable<T> body) {
+        if (!backend.capabilities().contains(TckBackend.Capability.INSPECT)) {
+            Async<T> waiter = start(name, body);
+            waiter.awaitBlocked(Checks.BOUND);
+            return waiter;
+        }
+        Set<String> before = new HashSet<>(backend.residue(lockName));
+        Async<T> waiter = start(name, body);
+        waiter.awaitWaiting(Checks.BOUND, () -> !before.containsAll(backend.residue(lockName)));
+        return waiter;
     }
 
     /** @return the thread */
@@ -90,29 +120,58 @@ public final class Async<T> {
     }
 
     /**
-     * Waits until the thread is parked (WAITING or TIMED_WAITING) on three samples in a row, which is how a
-     * blocked acquisition looks from outside; there is no event for it. Fails if the thread ends first or does
-     * not block within {@code max}.
+     * Waits until the thread waits, without the lock's server state to look at: as {@link #awaitWaiting} with no
+     * queue entry to see.
      *
      * @param max how long to wait
      */
     public void awaitBlocked(Duration max) {
+        awaitWaiting(max, () -> false);
+    }
+
+    /**
+     * Waits until the thread is <em>waiting</em>: it has not returned, and on three samples in a row, 10 ms
+     * apart, it is parked ({@code WAITING} or {@code TIMED_WAITING}), or blocked in the JDK's I/O (a socket or
+     * pipe read, a selector: {@code RUNNABLE} in a native method of {@code sun.nio.ch}, {@code java.io} or
+     * {@code java.net}), or {@code queued} says the server shows its queue entry. There is no event for any of
+     * these, hence the samples. A thread that spins, or computes, is not waiting unless its entry shows.
+     *
+     * @param max    how long to wait
+     * @param queued whether the server shows the thread's queue entry (for example, the lock's residue holds an
+     *               entry it did not hold before the thread started); {@code () -> false} where nothing shows
+     * @throws AssertionError if the thread ends first, or is not waiting within {@code max}; the message has its
+     *                        state and stack
+     */
+    public void awaitWaiting(Duration max, BooleanSupplier queued) {
         long end = System.nanoTime() + max.toNanos();
-        int parkedSamples = 0;
-        while (parkedSamples < 3) {
+        int waitingSamples = 0;
+        while (waitingSamples < 3) {
             Thread.State state = thread.getState();
             if (state == Thread.State.TERMINATED) {
-                fail("thread '" + thread.getName() + "' was expected to block but ended: "
+                fail("thread '" + thread.getName() + "' was expected to wait but ended: "
                         + (failure != null ? "threw " + failure : "returned " + value));
             }
-            parkedSamples = state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING
-                    ? parkedSamples + 1 : 0;
-            if (System.nanoTime() - end > 0) {
-                fail("thread '" + thread.getName() + "' did not block within " + max + "; it is " + state + " in:\n"
-                        + stack(thread));
+            boolean waiting = state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING
+                    || (state == Thread.State.RUNNABLE && inBlockingIo(thread)) || queued.getAsBoolean();
+            waitingSamples = waiting && thread.isAlive() ? waitingSamples + 1 : 0;
+            if (waitingSamples < 3 && System.nanoTime() - end > 0) {
+                fail("thread '" + thread.getName() + "' was not waiting within " + max + " (neither parked, nor "
+                        + "blocked in I/O, nor queued on the server); it is " + state + " in:\n" + stack(thread));
             }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            if (waitingSamples < 3) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            }
         }
+    }
+
+    /** @return whether the thread's innermost frame is a native I/O method of the JDK (read, poll, select) */
+    static boolean inBlockingIo(Thread t) {
+        StackTraceElement[] frames = t.getStackTrace();
+        if (frames.length == 0 || !frames[0].isNativeMethod()) {
+            return false;
+        }
+        String type = frames[0].getClassName();
+        return type.startsWith("sun.nio.ch.") || type.startsWith("java.io.") || type.startsWith("java.net.");
     }
 
     /**

@@ -2,6 +2,7 @@ package org.lockspi.tck.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.lockspi.Lease;
 import org.lockspi.LeaseListener;
@@ -67,6 +68,39 @@ public final class StateRecorder implements LeaseListener {
             }
         }
         return true;
+    }
+
+    /**
+     * Waits until a change to one of {@code states} has been recorded.
+     *
+     * @param timeout how long to wait
+     * @param states  the states awaited as a change's current state
+     * @return the first such state recorded
+     * @throws AssertionError        if none came within {@code timeout}; the message lists what came
+     * @throws IllegalStateException if the thread is interrupted (its flag is set again)
+     */
+    public synchronized LeaseState awaitChangeToAny(Duration timeout, LeaseState... states) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            for (String change : changes) {
+                for (LeaseState state : states) {
+                    if (change.endsWith("->" + state)) {
+                        return state;
+                    }
+                }
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new AssertionError("no change to any of " + Arrays.toString(states) + " within "
+                        + timeout + "; changes: " + changes);
+            }
+            try {
+                wait(Math.max(1, left / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + Arrays.toString(states), e);
+            }
+        }
     }
 
     @Override

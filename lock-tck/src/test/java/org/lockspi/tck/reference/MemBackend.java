@@ -11,12 +11,14 @@ final class MemBackend implements LockBackend {
     private final MemServer server;
     private final BackendEvents events;
     private final Defect defect;
+    private final boolean waitsInIo;
     private volatile boolean closed;
 
-    MemBackend(MemServer server, BackendEvents events, Defect defect) {
+    MemBackend(MemServer server, BackendEvents events, Defect defect, boolean waitsInIo) {
         this.server = server;
         this.events = events;
         this.defect = defect;
+        this.waitsInIo = waitsInIo;
         server.connect(this);
         if (defect == Defect.LEAK_THREAD) {
             Thread keepAlive = new Thread(() -> {
@@ -45,6 +47,11 @@ final class MemBackend implements LockBackend {
 
     Defect defect() {
         return defect;
+    }
+
+    /** @return whether this client's waiters block in I/O (RUNNABLE) instead of parking */
+    boolean waitsInIo() {
+        return waitsInIo;
     }
 
     @Override

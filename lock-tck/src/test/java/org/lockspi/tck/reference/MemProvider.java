@@ -3,6 +3,7 @@ package org.lockspi.tck.reference;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.lockspi.LockConnectionException;
 import org.lockspi.LockFeature;
 import org.lockspi.spi.BackendEvents;
@@ -18,7 +19,8 @@ import org.lockspi.spi.LockUri;
 public class MemProvider implements LockProvider {
     static final Set<LockFeature> FEATURES = Set.copyOf(EnumSet.of(LockFeature.REENTRANT_MUTEX,
             LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE, LockFeature.SEMAPHORE, LockFeature.FAIR,
-            LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL, LockFeature.LOST_NOTIFICATION));
+            LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL, LockFeature.LOST_NOTIFICATION,
+            LockFeature.SURVIVES_RESTART));
 
     private final String name;
     private final int priority;
@@ -76,7 +78,7 @@ public class MemProvider implements LockProvider {
             throw new LockConnectionException("no mem server runs at " + uri.hostList() + uri.path()
                     + " (host must be 'local' and the namespace started)");
         }
-        return new MemBackend(server, events, defect);
+        return new MemBackend(server, events, defect, this instanceof IoWait);
     }
 
     @Override
@@ -121,6 +123,26 @@ public class MemProvider implements LockProvider {
         /** For ServiceLoader. */
         public LeakThread() {
             super("mem-leak-thread", -6, Defect.LEAK_THREAD, FEATURES);
+        }
+    }
+
+    /**
+     * Correct, but its waiters block in I/O (a selector on a pipe), {@code RUNNABLE} as in a socket read, instead
+     * of parking: the kit must still see them waiting.
+     */
+    public static final class IoWait extends MemProvider {
+        /** For ServiceLoader. */
+        public IoWait() {
+            super("mem-io-wait", -7, Defect.NONE, FEATURES);
+        }
+    }
+
+    /** Correct, and honest that its leases do not survive a server restart: no SURVIVES_RESTART. */
+    public static final class RestartEndsLeases extends MemProvider {
+        /** For ServiceLoader. */
+        public RestartEndsLeases() {
+            super("mem-restart-ends-leases", -8, Defect.NONE, FEATURES.stream()
+                    .filter(f -> f != LockFeature.SURVIVES_RESTART).collect(Collectors.toUnmodifiableSet()));
         }
     }
 

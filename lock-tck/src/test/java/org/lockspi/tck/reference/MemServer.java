@@ -34,6 +34,8 @@ final class MemServer {
     /** Fencing counters per lock name; they outlive the queues, as a zxid outlives its nodes. */
     private final Map<String, Long> tokens = new HashMap<>();
     private final Set<MemBackend> clients = new CopyOnWriteArraySet<>();
+    /** The waiters that wait in I/O ({@link MemBackend#waitsInIo()}), woken with the others. */
+    private final List<IoWaker> wakers = new ArrayList<>();
     private long sequence;
     private boolean stopped;
 
@@ -64,7 +66,7 @@ final class MemServer {
         try {
             stopped = true;
             queues.clear();
-            changed.signalAll();
+            signal();
         } finally {
             lock.unlock();
         }
@@ -113,7 +115,9 @@ final class MemServer {
                     return null;
                 }
                 try {
-                    if (deadline.isInfinite()) {
+                    if (client.waitsInIo()) {
+                        awaitInIo(deadline);
+                    } else if (deadline.isInfinite()) {
                         changed.await();
                     } else {
                         changed.awaitNanos(deadline.remainingNanos());
@@ -128,6 +132,26 @@ final class MemServer {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Waits for the next change blocked in I/O, without the lock; the caller holds it before and after. */
+    private void awaitInIo(Deadline deadline) throws InterruptedException {
+        try (IoWaker waker = new IoWaker()) {
+            wakers.add(waker);
+            lock.unlock();
+            try {
+                waker.await(deadline.isInfinite() ? 0 : Math.max(1, deadline.remainingNanos()));
+            } finally {
+                lock.lock();
+                wakers.remove(waker);
+            }
+        }
+    }
+
+    /** Wakes every waiter. Caller holds the lock. */
+    private void signal() {
+        changed.signalAll();
+        wakers.forEach(IoWaker::wake);
     }
 
     private void checkUsable(MemBackend client) {
@@ -161,7 +185,7 @@ final class MemServer {
             any = true;
         }
         if (any) {
-            changed.signalAll();
+            signal();
         }
     }
 
@@ -191,7 +215,7 @@ final class MemServer {
             }
             promote(e.name, defect);
         }
-        changed.signalAll();
+        signal();
     }
 
     void release(Entry e) {
@@ -215,7 +239,7 @@ final class MemServer {
                     }
                 }
             }
-            changed.signalAll();
+            signal();
         } finally {
             lock.unlock();
         }
@@ -265,10 +289,24 @@ final class MemServer {
         }
     }
 
-    /** Tells every client its connection was suspended and then restored, as a server restart does. */
-    void restart() {
+    /**
+     * Tells every client its connection was suspended and then restored, as a server restart does.
+     *
+     * @param sessionsDie whether held locks are lost meanwhile, as on a server whose sessions die with it
+     */
+    void restart(boolean sessionsDie) {
         for (MemBackend client : clients) {
             client.events().connectionSuspended();
+        }
+        if (sessionsDie) {
+            List<String> names;
+            lock.lock();
+            try {
+                names = new ArrayList<>(queues.keySet());
+            } finally {
+                lock.unlock();
+            }
+            names.forEach(this::forceLoss);
         }
         for (MemBackend client : clients) {
             client.events().connectionRestored();

@@ -2,12 +2,47 @@ package org.lockspi.tck.reference;
 
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.lockspi.tck.TckBackend;
 
 /** The in-memory server as a {@link TckBackend}: it can be inspected, and can take a lock from its holders. */
 public final class MemTckBackend implements TckBackend {
+    /**
+     * The rules the in-memory server cannot verify for the reference provider, by the capability it lacks, for
+     * {@code unverifiedRulesAllowed()}: clients in other JVMs cannot reach it ({@code OTHER_PROCESSES}).
+     */
+    public static final Map<String, String> UNVERIFIABLE = Map.of(
+            "§10.1", "the in-memory server is not reachable from another JVM",
+            "§10.2", "the in-memory server is not reachable from another JVM");
+
     private final MemServer server = MemServer.start();
+    private final Set<Capability> capabilities;
+    private final boolean sessionsDie;
+
+    /** A server with every capability it can offer: INSPECT, FORCE_LOSS, RESTART, PARENT_REMOVAL. */
+    public MemTckBackend() {
+        this(EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART, Capability.PARENT_REMOVAL));
+    }
+
+    /**
+     * A server that offers only some capabilities, as a third party's backend might.
+     *
+     * @param capabilities what it claims to offer
+     */
+    public MemTckBackend(Set<Capability> capabilities) {
+        this(capabilities, false);
+    }
+
+    /**
+     * @param capabilities what it claims to offer
+     * @param sessionsDie  whether {@link #restart()} ends every held lease, as a server whose sessions die with
+     *                     it (PostgreSQL advisory locks, Redis without persistence)
+     */
+    public MemTckBackend(Set<Capability> capabilities, boolean sessionsDie) {
+        this.capabilities = Set.copyOf(capabilities);
+        this.sessionsDie = sessionsDie;
+    }
 
     @Override
     public String description() {
@@ -31,7 +66,7 @@ public final class MemTckBackend implements TckBackend {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART, Capability.PARENT_REMOVAL);
+        return capabilities;
     }
 
     @Override
@@ -46,7 +81,7 @@ public final class MemTckBackend implements TckBackend {
 
     @Override
     public void restart() {
-        server.restart();
+        server.restart(sessionsDie);
     }
 
     @Override

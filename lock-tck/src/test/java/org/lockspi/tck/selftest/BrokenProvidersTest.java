@@ -107,4 +107,13 @@ class BrokenProvidersTest {
                 "skip reason: " + run.rule("§9.1 "));
         assertRules(run, List.of("§3.1", "§3.3", "§4.1", "§5.5", "§8.6"), Status.SUCCESSFUL, "mem-mutex-only");
     }
+
+    @Test
+    void aLeaseEndedByARestartIsHonestOnlyWithoutSurvivesRestart() {
+        List<String> restart = List.of("§16.1");
+        TckRun honest = TckRun.run(TckRuns.RestartEndsLeases.class, rules(restart));
+        assertRules(honest, restart, Status.SUCCESSFUL, "mem-restart-ends-leases");
+        TckRun claimed = TckRun.run(TckRuns.RestartEndsLeasesClaimed.class, rules(restart));
+        assertRules(claimed, restart, Status.FAILED, "mem (claims SURVIVES_RESTART)");
+    }
 }

@@ -2,6 +2,9 @@ package org.lockspi.tck.selftest;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
@@ -43,6 +46,7 @@ final class TckRun {
     }
 
     private final Map<String, Outcome> outcomes = new TreeMap<>();
+    private String output = "";
 
     private TckRun() {
     }
@@ -59,6 +63,20 @@ final class TckRun {
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
                 .selectors(selectClass(tckClass)).filters(filter).build();
         Launcher launcher = LauncherFactory.create();
+        // the run's standard output (its conformance report) is kept for the assertions, not printed
+        PrintStream console = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            execute(launcher, request, run);
+        } finally {
+            System.setOut(console);
+        }
+        run.output = captured.toString(StandardCharsets.UTF_8);
+        return run;
+    }
+
+    private static void execute(Launcher launcher, LauncherDiscoveryRequest request, TckRun run) {
         launcher.execute(request, new TestExecutionListener() {
             @Override
             public void executionSkipped(TestIdentifier test, String reason) {
@@ -82,7 +100,11 @@ final class TckRun {
                 }
             }
         });
-        return run;
+    }
+
+    /** @return what the run printed to standard output: its conformance report */
+    String output() {
+        return output;
     }
 
     private synchronized void record(TestIdentifier test, Outcome outcome) {

@@ -1,8 +1,18 @@
 package org.lockspi.tck.selftest;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.lockspi.spi.LockProvider;
 import org.lockspi.tck.LockProviderTck;
 import org.lockspi.tck.TckBackend;
+import org.lockspi.tck.TckBackend.Capability;
 import org.lockspi.tck.reference.MemProvider;
 import org.lockspi.tck.reference.MemTckBackend;
 
@@ -19,6 +29,11 @@ final class TckRuns {
         @Override
         protected TckBackend startBackend() {
             return new MemTckBackend();
+        }
+
+        @Override
+        protected Map<String, String> unverifiedRulesAllowed() {
+            return MemTckBackend.UNVERIFIABLE;
         }
     }
 
@@ -67,6 +82,107 @@ final class TckRuns {
         @Override
         public LockProvider provider() {
             return new MemProvider.LeakThread();
+        }
+    }
+
+    /** Correct, waiting in I/O (RUNNABLE), on a backend without INSPECT: only the thread shows it waits. */
+    static final class IoWaitNoInspect extends MemRun {
+        @Override
+        public LockProvider provider() {
+            return new MemProvider.IoWait();
+        }
+
+        @Override
+        protected TckBackend startBackend() {
+            return new MemTckBackend(EnumSet.of(Capability.FORCE_LOSS, Capability.RESTART, Capability.PARENT_REMOVAL));
+        }
+    }
+
+    /** The reference provider on a backend that does not declare RESTART, allowing nothing for it. */
+    static class NoRestart extends MemRun {
+        @Override
+        public LockProvider provider() {
+            return new MemProvider();
+        }
+
+        @Override
+        protected TckBackend startBackend() {
+            return new MemTckBackend(EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.PARENT_REMOVAL));
+        }
+    }
+
+    /** {@link NoRestart}, allowing the rules that need RESTART by name. */
+    static final class NoRestartAllowed extends NoRestart {
+        static final String REASON = "this backend cannot restart its server";
+
+        @Override
+        protected Map<String, String> unverifiedRulesAllowed() {
+            Map<String, String> allowed = new HashMap<>(super.unverifiedRulesAllowed());
+            allowed.put("§13.3", REASON);
+            allowed.put("§16.1", REASON);
+            return allowed;
+        }
+    }
+
+    /** A server whose sessions die with it, and a provider that says so (no SURVIVES_RESTART). */
+    static final class RestartEndsLeases extends MemRun {
+        @Override
+        public LockProvider provider() {
+            return new MemProvider.RestartEndsLeases();
+        }
+
+        @Override
+        protected TckBackend startBackend() {
+            return new MemTckBackend(EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART,
+                    Capability.PARENT_REMOVAL), true);
+        }
+    }
+
+    /** The same server, and a provider that claims SURVIVES_RESTART: §16.1 must catch the claim. */
+    static final class RestartEndsLeasesClaimed extends MemRun {
+        /** The in-memory server tells at once; a short bound keeps the expected failure quick. */
+        @Override
+        public Duration crashReleaseBound() {
+            return Duration.ofSeconds(2);
+        }
+
+        @Override
+        public LockProvider provider() {
+            return new MemProvider();
+        }
+
+        @Override
+        protected TckBackend startBackend() {
+            return new MemTckBackend(EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART,
+                    Capability.PARENT_REMOVAL), true);
+        }
+    }
+
+    /** The reference provider with a test template of its own, named after a rule: its invocations count. */
+    static final class WithTemplate extends MemRun {
+        @Override
+        public LockProvider provider() {
+            return new MemProvider();
+        }
+
+        @ParameterizedTest(name = "[{index}] {0}")
+        @ValueSource(strings = {"first", "second"})
+        @DisplayName("§3.1 a template's invocations are reported under its rule")
+        void templated(String which) {
+            assertFalse(which.isEmpty());
+        }
+    }
+
+    /** Allows a rule that does not exist. */
+    static final class UnknownRuleAllowed extends MemRun {
+        @Override
+        public LockProvider provider() {
+            return new MemProvider();
+        }
+
+        @Override
+        protected Map<String, String> unverifiedRulesAllowed() {
+            return Map.of("§99.1", "no such rule");
         }
     }
 

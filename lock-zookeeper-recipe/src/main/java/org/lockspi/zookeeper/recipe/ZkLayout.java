@@ -13,7 +13,9 @@ import java.util.UUID;
  * <ul>
  *   <li>mutex ({@code InterProcessMutex}): {@code <path>/_c_<uuid>-lock-<10 digits>};</li>
  *   <li>read-write lock ({@code InterProcessReadWriteLock}): {@code <path>/_c_<uuid>-__READ__<10 digits>} and
- *       {@code <path>/_c_<uuid>-__WRIT__<10 digits>}, in one ordering;</li>
+ *       {@code <path>/_c_<uuid>-__WRIT__<10 digits>}, in one ordering; a read taken by the thread that holds the
+ *       write (a downgrade) is a plain ephemeral node carrying the write node's 10 digits, so it sorts where the
+ *       write does (Curator since CURATOR-621);</li>
  *   <li>semaphore ({@code InterProcessSemaphoreV2}) and non-reentrant mutex ({@code InterProcessSemaphoreMutex},
  *       a semaphore of one): an internal mutex under {@code <path>/locks} and the leases
  *       {@code <path>/leases/_c_<uuid>-lease-<10 digits>}.</li>

@@ -30,6 +30,9 @@ import org.lockspi.spi.LockKind;
  *   <li><b>Waiting.</b> Each waiter watches only the node it waits for (its predecessor, or for a reader the first
  *       writer ahead of it) with {@code getData}, and sleeps on its own monitor until that watch fires: no polling,
  *       no herd, FIFO order. A node that vanishes between the listing and the watch means "look again".</li>
+ *   <li><b>Downgrade.</b> The read node of a thread that holds the write lock takes the write node's sequence
+ *       number, as Curator's does: a writer queued behind the write waits until the downgraded read is released
+ *       too, whoever's client it is (ours or a plain Curator application's).</li>
  *   <li><b>Failures.</b> On timeout, interrupt, close or error the acquisition deletes its node (and, for a
  *       semaphore, releases the internal mutex) before it returns. When the server cannot be told, the delete is
  *       retried when the connection returns; a node created while the connection dropped is found again by its
@@ -157,8 +160,9 @@ public final class ZkLockBackend implements LockBackend {
                 return lease(request.kind(), enqueue(path, ZkLayout.WRITE, Order.WRITE, waiter, gen, deadline),
                         gen);
             case READ:
-                Order order = request.heldWrite() != null ? Order.AT_ONCE : Order.READ;
-                return lease(request.kind(), enqueue(path, ZkLayout.READ, order, waiter, gen, deadline), gen);
+                ZkLease write = downgradeOf(request, path, gen);
+                return lease(request.kind(), write != null ? downgrade(path, write, deadline, gen)
+                        : enqueue(path, ZkLayout.READ, Order.READ, waiter, gen, deadline), gen);
             case NON_REENTRANT_MUTEX:
             case SEMAPHORE:
                 return semaphore(request.kind(), path, request.permits(), waiter, gen, deadline);
@@ -179,9 +183,50 @@ public final class ZkLockBackend implements LockBackend {
         return lease;
     }
 
+    /**
+     * The write lease a READ request downgrades from: the request's held write, if it is ours, alive, in session
+     * {@code gen} and on the same lock. A held write from an earlier session is no ground for a grant at once: its
+     * node is gone, and the read queues like any other.
+     */
+    private ZkLease downgradeOf(AcquireRequest request, String path, long gen) {
+        if (request.heldWrite() instanceof ZkLease write && leases.contains(write) && !write.isLost()
+                && write.session() == gen && parentOf(write.path()).equals(path)) {
+            return write;
+        }
+        return null;
+    }
+
+    /**
+     * A downgrade, granted at once: the read node takes the sequence number of our write node instead of a new
+     * one ({@code _c_<uuid>-__READ__<the write's 10 digits>}, an {@code EPHEMERAL} node), as Curator's read lock
+     * does since CURATOR-621. It sorts where the write node sorts: no writer is ahead of it, and every writer that
+     * queued behind our write stays behind the read, so it keeps waiting until the read is released too. Readers
+     * that come later wait only for write nodes, so once the write is released they share with the downgraded read.
+     *
+     * @return the read node; never null (the create is retried until the deadline, then fails)
+     */
+    private ZkOps.Node downgrade(String path, ZkLease write, Deadline deadline, long gen)
+            throws InterruptedException, SessionLost {
+        String name = ZkLayout.protectedPrefix(UUID.randomUUID()) + ZkLayout.READ;
+        String sequence = ZkLayout.sortKey(ZkLayout.nodeName(write.path()), ZkLayout.WRITE);
+        ZkOps.Node node = null;
+        Throwable failure = null;
+        try {
+            node = create(path, name, sequence, deadline, gen);
+            return node;
+        } catch (Throwable t) {
+            failure = t;
+            throw t;
+        } finally {
+            if (node == null) {
+                discard(path, name, false, failure); // a create lost with the connection may have made it
+            }
+        }
+    }
+
     /** How a queued node decides whether it holds the lock. */
     private enum Order {
-        EXCLUSIVE(MUTEX_ORDER), WRITE(READ_WRITE_ORDER), READ(READ_WRITE_ORDER), AT_ONCE(READ_WRITE_ORDER);
+        EXCLUSIVE(MUTEX_ORDER), WRITE(READ_WRITE_ORDER), READ(READ_WRITE_ORDER);
 
         final String[] baseNames;
 
@@ -190,9 +235,6 @@ public final class ZkLockBackend implements LockBackend {
         }
 
         ZkPredicates.Verdict verdict(List<String> children, String ours) {
-            if (this == AT_ONCE) {
-                return children.contains(ours) ? new ZkPredicates.Verdict(true, null) : null;
-            }
             // one pass over the listing, no sort: a wake-up in a long queue costs the listing, not a sort of it
             return this == READ ? ZkPredicates.read(children, ours)
                     : ZkPredicates.exclusive(children, ours, baseNames);
@@ -212,7 +254,7 @@ public final class ZkLockBackend implements LockBackend {
         boolean held = false;
         Throwable failure = null;
         try {
-            node = create(path, name, deadline, gen);
+            node = create(path, name, null, deadline, gen);
             String ours = ZkLayout.nodeName(node.path());
             while (true) {
                 List<String> children = call(() -> childrenOrEmpty(path), deadline, gen);
@@ -267,7 +309,7 @@ public final class ZkLockBackend implements LockBackend {
             boolean held = false;
             Throwable leaseFailure = null;
             try {
-                node = create(leasesPath, name, deadline, gen);
+                node = create(leasesPath, name, null, deadline, gen);
                 String ours = ZkLayout.nodeName(node.path());
                 while (true) {
                     List<String> children = call(() -> {
@@ -308,10 +350,11 @@ public final class ZkLockBackend implements LockBackend {
     }
 
     /**
-     * Creates {@code parent/name<sequence>}; after a connection loss during the create, looks for it by its
-     * protected name before creating again.
+     * Creates {@code parent/name<sequence>}: with the server's next sequence number when {@code sequence} is null,
+     * else with the one given (a downgraded read node). After a connection loss during the create, looks for it by
+     * its protected name before creating again.
      */
-    private ZkOps.Node create(String parent, String name, Deadline deadline, long gen)
+    private ZkOps.Node create(String parent, String name, String sequence, Deadline deadline, long gen)
             throws InterruptedException, SessionLost {
         String prefixPath = ZkLayout.join(parent, name);
         boolean[] uncertain = {false};
@@ -323,7 +366,8 @@ public final class ZkLockBackend implements LockBackend {
                 }
             }
             uncertain[0] = true;
-            return ops.createEphemeralSequential(prefixPath);
+            return sequence == null ? ops.createEphemeralSequential(prefixPath)
+                    : ops.createEphemeral(prefixPath + sequence);
         }, deadline, gen);
     }
 

@@ -51,6 +51,21 @@ public interface ZkOps extends AutoCloseable {
     Node createEphemeralSequential(String pathPrefix) throws KeeperException, InterruptedException;
 
     /**
+     * Creates an {@code EPHEMERAL} node (no sequence suffix) with empty data at {@code path}, first creating each
+     * missing parent as a {@code CONTAINER} node, as {@link #createEphemeralSequential(String)} does. The recipe
+     * uses it for a downgraded read node, which takes the sequence number of the write node it comes from (as
+     * Curator's read lock does), and gives it a Curator-protected name so that it can find it again after a
+     * connection loss.
+     *
+     * @param path the full path of the node
+     * @return the created node
+     * @throws KeeperException      as ZooKeeper reports it ({@link KeeperException.NodeExistsException} if there
+     *                              is one); a ConnectionLossException leaves it unknown whether the node was created
+     * @throws InterruptedException if the thread was interrupted
+     */
+    Node createEphemeral(String path) throws KeeperException, InterruptedException;
+
+    /**
      * @param path a full path
      * @return the node's creation zxid, or {@code -1} if there is no such node
      * @throws KeeperException      as ZooKeeper reports it

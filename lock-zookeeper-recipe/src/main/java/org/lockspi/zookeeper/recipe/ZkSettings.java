@@ -40,7 +40,8 @@ public record ZkSettings(String hosts, String path, Duration sessionTimeout, Dur
     public static final Set<LockFeature> FEATURES = Set.copyOf(EnumSet.of(
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
             LockFeature.SEMAPHORE, LockFeature.FAIR, LockFeature.HERD_FREE, LockFeature.FENCING_TOKENS,
-            LockFeature.LEASE_RENEWAL, LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE));
+            LockFeature.LEASE_RENEWAL, LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE,
+            LockFeature.SURVIVES_RESTART));
 
     /**
      * Reads the settings of a URI.

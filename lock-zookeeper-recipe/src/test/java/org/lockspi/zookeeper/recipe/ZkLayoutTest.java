@@ -85,6 +85,26 @@ class ZkLayoutTest {
     }
 
     @Test
+    void downgradedReadCarryingTheWriteSequenceKeepsTheQueuedWriterOut() {
+        // A writes (5), B's writer queues (6), A downgrades: its read node carries 5, A then releases its write
+        String write = A + "__WRIT__0000000005";
+        String queued = B + "__WRIT__0000000006";
+        String downgraded = A + "__READ__0000000005";
+        String[] order = {ZkLayout.READ, ZkLayout.WRITE};
+        assertTrue(ZkPredicates.exclusive(List.of(downgraded, queued, write), write, order).holds(),
+                "the downgraded read, at the same place, is not ahead of its own write");
+        assertEquals(false, ZkPredicates.exclusive(List.of(downgraded, queued, write), queued, order).holds());
+        assertEquals(new ZkPredicates.Verdict(false, downgraded),
+                ZkPredicates.exclusive(List.of(queued, downgraded), queued, order), "write released: read ahead");
+        assertTrue(ZkPredicates.exclusive(List.of(queued), queued, order).holds(), "read released");
+        String laterReader = C + "__READ__0000000007";
+        assertEquals(new ZkPredicates.Verdict(false, queued),
+                ZkPredicates.read(List.of(queued, downgraded, laterReader), laterReader), "later readers queue");
+        assertTrue(ZkPredicates.read(List.of(downgraded, laterReader), laterReader).holds(),
+                "with no writer queued, later readers share with the downgraded read");
+    }
+
+    @Test
     void readersAheadOfAllWritersShare() {
         List<String> sorted = List.of("r__READ__0000000001", "r__READ__0000000002");
         assertTrue(ZkPredicates.read(sorted, "r__READ__0000000002").holds());

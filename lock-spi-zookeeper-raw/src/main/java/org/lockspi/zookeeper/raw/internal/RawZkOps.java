@@ -193,18 +193,26 @@ public final class RawZkOps implements ZkOps {
 
     @Override
     public Node createEphemeralSequential(String pathPrefix) throws KeeperException, InterruptedException {
+        return create(pathPrefix, CreateMode.EPHEMERAL_SEQUENTIAL);
+    }
+
+    @Override
+    public Node createEphemeral(String path) throws KeeperException, InterruptedException {
+        return create(path, CreateMode.EPHEMERAL);
+    }
+
+    private Node create(String pathOrPrefix, CreateMode mode) throws KeeperException, InterruptedException {
         ZooKeeper handle = zk();
         for (int race = 0; ; race++) {
             Stat stat = new Stat();
             try {
-                String path = handle.create(pathPrefix, EMPTY, ZooDefs.Ids.OPEN_ACL_UNSAFE,
-                        CreateMode.EPHEMERAL_SEQUENTIAL, stat);
+                String path = handle.create(pathOrPrefix, EMPTY, ZooDefs.Ids.OPEN_ACL_UNSAFE, mode, stat);
                 return new Node(path, stat.getCzxid());
             } catch (KeeperException.NoNodeException e) {
                 if (race >= MAX_PARENT_RACES) {
                     throw e; // parents keep vanishing: report it rather than loop
                 }
-                createParents(handle, pathPrefix);
+                createParents(handle, pathOrPrefix);
             }
         }
     }
