@@ -175,10 +175,10 @@ public interface FaultContracts extends TckContext {
             long oldToken = old.fencingToken();
             register.acquired("cut-off", oldToken);
             HoldWatch.Seen seen = watch.watch("cut-off", oldToken, old);
+            AtomicLongArray heard = new AtomicLongArray(2);
+            old.addListener(ending(register, "cut-off", oldToken, heard)); // first: it notes the times
             StateRecorder recorder = new StateRecorder();
             old.addListener(recorder);
-            AtomicLongArray heard = new AtomicLongArray(2);
-            old.addListener(ending(register, "cut-off", oldToken, heard));
             assertTrue(register.write("cut-off", oldToken), "the holder's first write is accepted");
 
             proxy.blackHole(acceptNew);
@@ -247,10 +247,10 @@ public interface FaultContracts extends TckContext {
             long tokenA = a.fencingToken();
             register.acquired("first", tokenA);
             HoldWatch.Seen seenA = watch.watch("first", tokenA, a);
+            AtomicLongArray heard = new AtomicLongArray(2);
+            a.addListener(ending(register, "first", tokenA, heard)); // first: it notes the times
             StateRecorder recorder = new StateRecorder();
             a.addListener(recorder);
-            AtomicLongArray heard = new AtomicLongArray(2);
-            a.addListener(ending(register, "first", tokenA, heard));
             assertTrue(register.write("first", tokenA), "the first holder's write is accepted");
 
             // the second client waits on a thread of its own, which also releases (a mutex lease is the thread's)
