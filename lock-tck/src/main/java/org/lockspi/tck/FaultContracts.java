@@ -128,7 +128,8 @@ public interface FaultContracts extends TckContext {
                     () -> assertEquals("WRITE STALE", write, "the paused holder's late write is refused"),
                     () -> assertTrue(freshWrote, "the new holder's write is accepted: " + register.writes()),
                     () -> assertEquals(List.of(), register.acceptedStaleWrites(), "no stale write accepted"),
-                    () -> assertEquals("RELEASED", released, "the paused holder's late release returns"),
+                    () -> assertTrue(released.startsWith("RELEASED"), "the paused holder's late release returns "
+                            + "(or throws LockConnectionException, the server not told): " + released),
                     () -> assertEquals(LeaseState.HELD, freshState, "the new holder still holds"),
                     () -> assertTrue(!inspect || residue.size() == 1,
                             "(INSPECT) one entry left, the new holder's: " + residue));

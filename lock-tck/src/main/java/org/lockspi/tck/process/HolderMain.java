@@ -13,6 +13,7 @@ import java.util.Locale;
 import org.lockspi.Acquirable;
 import org.lockspi.Lease;
 import org.lockspi.LeaseState;
+import org.lockspi.LockConnectionException;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
@@ -43,7 +44,8 @@ import org.lockspi.tck.internal.HoldWatch;
  *       scheduled, if that was at least {@code <ms>} (default {@value #JUMP_MS}; waiting up to 10 s for one),
  *       or {@code JUMP none}; {@code state} prints {@code STATE <state>}; {@code write} writes to the
  *       register with the lease's token and prints {@code WRITE OK} or {@code WRITE STALE}; {@code release}
- *       releases, prints {@code RELEASED} and ends. Needs {@link LockFeature#FENCING_TOKENS}.</dd>
+ *       releases, prints {@code RELEASED} (or {@code RELEASED unconfirmed: <message>} if the release threw
+ *       {@link LockConnectionException}: released locally, the server was not told) and ends. Needs {@link LockFeature#FENCING_TOKENS}.</dd>
  * </dl>
  * {@code <kind>} is {@code mutex} or {@code non-reentrant}. Any failure prints {@code ERROR <exception>} and exits
  * with {@value #EXIT_ERROR}; the stack trace goes to standard error.
@@ -163,8 +165,13 @@ public final class HolderMain {
                         say("WRITE " + FencedRegister.request(register, "WRITE " + client + " " + token));
                         break;
                     case "release":
-                        lease.release();
-                        say("RELEASED");
+                        try {
+                            lease.release();
+                            say("RELEASED");
+                        } catch (LockConnectionException e) {
+                            // allowed: released locally, the server frees it when the session or lease ends
+                            say("RELEASED unconfirmed: " + e.getMessage());
+                        }
                         return 0;
                     default:
                         say("ERROR unknown command: " + line);
