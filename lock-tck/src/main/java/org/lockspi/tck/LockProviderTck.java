@@ -193,7 +193,12 @@ public abstract class LockProviderTck implements CoreContracts, FailureContracts
 
     @Override
     public final LockService openClient() {
-        LockService client = Locks.open(clientUri(), provider());
+        return openClient(clientUri());
+    }
+
+    @Override
+    public final LockService openClient(String uri) {
+        LockService client = Locks.open(uri, provider());
         synchronized (clients) {
             clients.add(client);
         }

@@ -1,5 +1,6 @@
 package org.lockspi.tck;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
@@ -36,7 +37,14 @@ public interface TckBackend extends AutoCloseable {
          * its epoch), so a correct token is above {@code 2^32} and a token cut to 32 bits is not. Claimed only by a
          * backend that makes it so; a provider that draws its tokens from elsewhere is not tested by it.
          */
-        HIGH_COUNTERS
+        HIGH_COUNTERS,
+        /**
+         * A client may reach the server through a TCP proxy on this machine: its URI's single {@code host:port}
+         * may be replaced by the proxy's (the fault contracts cut it off there, §18).
+         */
+        PARTITION,
+        /** {@link #restartWithoutData(Duration)} works. */
+        RESTART_WITHOUT_DATA
     }
 
     /** The floor of every counter on a {@link Capability#HIGH_COUNTERS} backend: {@code 2^32}. */
@@ -96,6 +104,20 @@ public interface TckBackend extends AutoCloseable {
      */
     default void startServer() {
         throw new UnsupportedOperationException("backend " + description() + " lacks capability RESTART");
+    }
+
+    /**
+     * Stops the server, deletes its data (every lock, fencing counters included), keeps it down for
+     * {@code downtime} and starts it again on the same address, as a server without persistence comes back;
+     * returns once it serves. (A server without persistence must stay down at least a session or lease time
+     * for locks to stay safe: Redis calls this a delayed restart.)
+     *
+     * @param downtime how long the server stays stopped, at least zero
+     * @throws IllegalArgumentException      if {@code downtime} is negative
+     * @throws UnsupportedOperationException unless the backend offers {@link Capability#RESTART_WITHOUT_DATA}
+     */
+    default void restartWithoutData(Duration downtime) {
+        throw new UnsupportedOperationException("capability RESTART_WITHOUT_DATA: " + description());
     }
 
     /**

@@ -29,6 +29,15 @@ public interface TckContext {
     LockService openClient();
 
     /**
+     * Opens a new client like {@link #openClient()}, at another URI (the client URI rewritten to a proxy, say);
+     * the TCK closes it after the test.
+     *
+     * @param uri the URI to open, with the provider's parameters
+     * @return the open service
+     */
+    LockService openClient(String uri);
+
+    /**
      * @param base a readable stem
      * @return a lock name unique to this test run, valid by the name grammar
      */

@@ -14,8 +14,9 @@ import org.testcontainers.utility.DockerImageName;
 
 /**
  * A Redis server of any version in a container, e.g. {@code redis:7.4-alpine} or {@code valkey/valkey:8}, with
- * persistence on ({@code appendonly yes}, {@code appendfsync always}). Capabilities: INSPECT, FORCE_LOSS and
- * OTHER_PROCESSES (the mapped port is on the host), not RESTART (a restarted container gets another port).
+ * persistence on ({@code appendonly yes}, {@code appendfsync always}). Capabilities: INSPECT, FORCE_LOSS,
+ * OTHER_PROCESSES (the mapped port is on the host) and PARTITION (a proxy on the host reaches that port), not
+ * RESTART (a restarted container gets another port).
  */
 public final class RedisContainerBackend implements TckBackend {
     private static final int REDIS_PORT = 6379;
@@ -76,7 +77,8 @@ public final class RedisContainerBackend implements TckBackend {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.OTHER_PROCESSES);
+        return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.OTHER_PROCESSES,
+                Capability.PARTITION);
     }
 
     @Override

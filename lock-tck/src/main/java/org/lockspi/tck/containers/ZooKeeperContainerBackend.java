@@ -24,7 +24,8 @@ import org.testcontainers.utility.DockerImageName;
 /**
  * A ZooKeeper server of any version in a container, e.g. {@code zookeeper:3.8} or {@code zookeeper:3.9}, with
  * lock paths under {@value #ROOT}. Capabilities: INSPECT (the lock and lease nodes below a lock's path: ephemeral
- * nodes and nodes whose names end in a 10-digit sequence) and OTHER_PROCESSES; not FORCE_LOSS, RESTART,
+ * nodes and nodes whose names end in a 10-digit sequence), OTHER_PROCESSES and PARTITION (a proxy on the host
+ * reaches the mapped port); not FORCE_LOSS, RESTART,
  * WATCH_COUNT or PARENT_REMOVAL, which need the server's insides.
  */
 public final class ZooKeeperContainerBackend implements TckBackend {
@@ -87,7 +88,7 @@ public final class ZooKeeperContainerBackend implements TckBackend {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.INSPECT, Capability.OTHER_PROCESSES);
+        return EnumSet.of(Capability.INSPECT, Capability.OTHER_PROCESSES, Capability.PARTITION);
     }
 
     @Override

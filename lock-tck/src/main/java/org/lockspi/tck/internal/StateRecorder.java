@@ -39,11 +39,26 @@ public final class StateRecorder implements LeaseListener {
      * @throws IllegalStateException if the thread is interrupted (its flag is set again)
      */
     public synchronized void awaitChangeTo(LeaseState state, Duration timeout) {
+        if (!changedTo(state, timeout)) {
+            throw new AssertionError("no change to " + state + " within " + timeout + "; changes: " + changes);
+        }
+    }
+
+    /**
+     * Waits until a change to {@code state} has been recorded, like {@link #awaitChangeTo}, but answers instead
+     * of failing: for contracts that measure when a change comes and judge it afterwards.
+     *
+     * @param state   the state awaited as a change's current state
+     * @param timeout how long to wait
+     * @return whether such a change was recorded within {@code timeout}
+     * @throws IllegalStateException if the thread is interrupted (its flag is set again)
+     */
+    public synchronized boolean changedTo(LeaseState state, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (changes.stream().noneMatch(c -> c.endsWith("->" + state))) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new AssertionError("no change to " + state + " within " + timeout + "; changes: " + changes);
+                return false;
             }
             try {
                 wait(Math.max(1, left / 1_000_000));
@@ -52,6 +67,7 @@ public final class StateRecorder implements LeaseListener {
                 throw new IllegalStateException("interrupted while waiting for " + state, e);
             }
         }
+        return true;
     }
 
     /**

@@ -187,6 +187,43 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
+     * Pauses the child with {@code SIGSTOP} (as a long stop-the-world pause or a suspended machine would): none
+     * of its threads runs until {@link #resume()}. Needs a {@code kill} command (Linux, macOS).
+     *
+     * @throws IllegalStateException if the signal cannot be sent, or the thread is interrupted
+     */
+    public void pause() {
+        signal("-STOP");
+    }
+
+    /**
+     * Resumes a child paused by {@link #pause()} with {@code SIGCONT}.
+     *
+     * @throws IllegalStateException if the signal cannot be sent, or the thread is interrupted
+     */
+    public void resume() {
+        signal("-CONT");
+    }
+
+    private void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", signal, Long.toString(process.pid()))
+                    .redirectErrorStream(true)
+                    .start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                kill.destroyForcibly();
+                throw new IllegalStateException("kill " + signal + " " + process.pid() + " failed: "
+                        + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip());
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run kill " + signal + " " + process.pid(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sending " + signal + " to " + this, e);
+        }
+    }
+
+    /**
      * Waits for the child to end by itself.
      *
      * @param timeout how long to wait

@@ -12,9 +12,13 @@ import java.time.Duration;
 import java.util.Locale;
 import org.lockspi.Acquirable;
 import org.lockspi.Lease;
+import org.lockspi.LeaseState;
+import org.lockspi.LockConnectionException;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
+import org.lockspi.tck.internal.FencedRegister;
+import org.lockspi.tck.internal.HoldWatch;
 
 /**
  * The lock client that the failure contracts run in a {@link ChildJvm}. It opens
@@ -31,6 +35,17 @@ import org.lockspi.Locks;
  *       {@link #guardedIncrement(Path)} on {@code dir} and releases; prints {@code DONE <n>}, or
  *       {@code OVERLAP <i>} and exits with {@value #EXIT_OVERLAP} as soon as it finds another holder inside the
  *       critical section.</dd>
+ *   <dt>{@code guard <uri> <provider> <lock> <kind> <registerPort> <client>}</dt>
+ *   <dd>acquires the lock as {@code hold} does, tells the {@link FencedRegister} on {@code registerPort}
+ *       {@code ACQUIRED <client> <token>}, prints {@code HELD <token>}, and watches the lease with a
+ *       {@link HoldWatch} (its state every 2 ms; {@code ENDED} goes to the register when it is seen not HELD,
+ *       {@code ACQUIRED} when HELD again). Then, line by line on standard input: {@code jump [<ms>]} prints
+ *       {@code JUMP <gap ms> <state>}, the first state seen after the longest time the watch thread was not
+ *       scheduled, if that was at least {@code <ms>} (default {@value #JUMP_MS}; waiting up to 10 s for one),
+ *       or {@code JUMP none}; {@code state} prints {@code STATE <state>}; {@code write} writes to the
+ *       register with the lease's token and prints {@code WRITE OK} or {@code WRITE STALE}; {@code release}
+ *       releases, prints {@code RELEASED} (or {@code RELEASED unconfirmed: <message>} if the release threw
+ *       {@link LockConnectionException}: released locally, the server was not told) and ends. Needs {@link LockFeature#FENCING_TOKENS}.</dd>
  * </dl>
  * {@code <kind>} is {@code mutex} or {@code non-reentrant}. Any failure prints {@code ERROR <exception>} and exits
  * with {@value #EXIT_ERROR}; the stack trace goes to standard error.
@@ -45,6 +60,9 @@ public final class HolderMain {
     /** How long one acquisition may wait. */
     public static final int WAIT_SECONDS = 60;
 
+    /** A pause of the watch thread longer than this is a jump of the clock, for {@code guard}. */
+    public static final long JUMP_MS = 500;
+
     /** The file that exists while someone is inside the critical section. */
     static final String MARKER = "holder";
     /** The file that counts the passes through the critical section. */
@@ -58,18 +76,26 @@ public final class HolderMain {
      */
     public static void main(String[] args) {
         if (args.length < 5 || !(args[0].equals("hold") && args.length == 5
-                || args[0].equals("hammer") && args.length == 7)) {
+                || args[0].equals("hammer") && args.length == 7 || args[0].equals("guard") && args.length == 7)) {
             System.err.println("usage: hold <uri> <provider> <lock> <kind> | hammer <uri> <provider> <lock> <kind>"
-                    + " <n> <dir>");
+                    + " <n> <dir> | guard <uri> <provider> <lock> <kind> <registerPort> <client>");
             System.exit(EXIT_USAGE);
         }
         int exit;
         try (LockService service = Locks.open(args[1], args[2])) {
             Acquirable lock = lock(service, args[3], args[4]);
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            exit = args[0].equals("hold")
-                    ? hold(service, lock, in)
-                    : hammer(lock, Integer.parseInt(args[5]), Path.of(args[6]), in);
+            switch (args[0]) {
+                case "hold":
+                    exit = hold(service, lock, in);
+                    break;
+                case "guard":
+                    exit = guard(lock, Integer.parseInt(args[5]), args[6], in);
+                    break;
+                default:
+                    exit = hammer(lock, Integer.parseInt(args[5]), Path.of(args[6]), in);
+                    break;
+            }
         } catch (Exception | Error e) {
             e.printStackTrace();
             say("ERROR " + e);
@@ -108,6 +134,57 @@ public final class HolderMain {
             }
         }
         return 0; // the parent is gone; closing the service frees the lock
+    }
+
+    private static int guard(Acquirable lock, int register, String client, BufferedReader in)
+            throws IOException, InterruptedException {
+        Lease lease = lock.acquire(Duration.ofSeconds(WAIT_SECONDS));
+        long token = lease.fencingToken();
+        FencedRegister.request(register, "ACQUIRED " + client + " " + token);
+        say("HELD " + token);
+        try (HoldWatch watch = new HoldWatch(
+                (who, t, state) -> FencedRegister.request(register, state == LeaseState.HELD
+                        ? "ACQUIRED " + who + " " + t : "ENDED " + who + " " + t + " " + state),
+                JUMP_MS)) {
+            watch.watch(client, token, lease);
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                String[] words = line.split(" ");
+                switch (words[0]) {
+                    case "jump":
+                        long least = words.length > 1 ? Long.parseLong(words[1]) : JUMP_MS;
+                        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                        while (jumpMs(watch) < least && System.nanoTime() - deadline < 0) {
+                            Thread.sleep(5); // the watch thread checks first after a resume; wait for its note
+                        }
+                        say("JUMP " + (jumpMs(watch) < least ? "none" : watch.afterJump()));
+                        break;
+                    case "state":
+                        say("STATE " + lease.state());
+                        break;
+                    case "write":
+                        say("WRITE " + FencedRegister.request(register, "WRITE " + client + " " + token));
+                        break;
+                    case "release":
+                        try {
+                            lease.release();
+                            say("RELEASED");
+                        } catch (LockConnectionException e) {
+                            // allowed: released locally, the server frees it when the session or lease ends
+                            say("RELEASED unconfirmed: " + e.getMessage());
+                        }
+                        return 0;
+                    default:
+                        say("ERROR unknown command: " + line);
+                        return EXIT_ERROR;
+                }
+            }
+        }
+        return 0;
+    }
+
+    private static long jumpMs(HoldWatch watch) {
+        String seen = watch.afterJump();
+        return seen == null ? -1 : Long.parseLong(seen.substring(0, seen.indexOf(' ')));
     }
 
     private static int hammer(Acquirable lock, int n, Path dir, BufferedReader in)

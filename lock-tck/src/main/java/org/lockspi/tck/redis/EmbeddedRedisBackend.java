@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
@@ -28,7 +29,8 @@ import redis.embedded.core.ExecutableProvider;
  * <p><b>Key layout</b>: see {@link RedisInspector}, which {@link #residue(String)}, {@link #forceLoss(String)}
  * and {@link #command(String...)} use.
  *
- * <p>Capabilities: INSPECT, FORCE_LOSS, RESTART, OTHER_PROCESSES.
+ * <p>Capabilities: INSPECT, FORCE_LOSS, RESTART, OTHER_PROCESSES, PARTITION, RESTART_WITHOUT_DATA
+ * ({@link #restartWithoutData()} deletes the append-only file while the server is down).
  */
 public final class EmbeddedRedisBackend implements TckBackend {
 
@@ -143,7 +145,7 @@ public final class EmbeddedRedisBackend implements TckBackend {
     @Override
     public Set<Capability> capabilities() {
         return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART,
-                Capability.OTHER_PROCESSES);
+                Capability.OTHER_PROCESSES, Capability.PARTITION, Capability.RESTART_WITHOUT_DATA);
     }
 
     /**
@@ -175,6 +177,37 @@ public final class EmbeddedRedisBackend implements TckBackend {
             server.start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot restart " + description(), e);
+        }
+    }
+
+    /**
+     * Stops the server, deletes every file of its data directory, waits {@code downtime} and starts it again on
+     * the same port.
+     */
+    @Override
+    public synchronized void restartWithoutData(Duration downtime) {
+        if (downtime.isNegative()) {
+            throw new IllegalArgumentException("downtime < 0: " + downtime);
+        }
+        if (closed) {
+            throw new IllegalStateException("backend is closed: " + description());
+        }
+        try {
+            server.stop();
+            try (Stream<Path> files = Files.walk(dataDir)) {
+                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                    if (!file.equals(dataDir)) {
+                        Files.delete(file);
+                    }
+                }
+            }
+            Thread.sleep(downtime.toMillis()); // the scenario: the server stays down this long
+            server.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot restart " + description() + " without its data", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while " + description() + " was down", e);
         }
     }
 

@@ -38,7 +38,8 @@ import org.lockspi.tck.internal.Ports;
 import org.lockspi.tck.internal.Failures;
 
 /**
- * A real ZooKeeper server (the version on the class path, 3.9 here) running in this JVM, with every {@link Capability}.
+ * A real ZooKeeper server (the version on the class path, 3.9 here) running in this JVM, with every {@link Capability} but
+ * {@code RESTART_WITHOUT_DATA}.
  *
  * <p>The server is a plain {@link ZooKeeperServer} behind a {@link ServerCnxnFactory} on a free port of
  * {@code 127.0.0.1}, as ZooKeeper's own standalone main and Curator's {@code TestingServer} run it, so its session
@@ -192,7 +193,8 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
     @Override
     public Set<Capability> capabilities() {
         return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART, Capability.WATCH_COUNT,
-                Capability.PARENT_REMOVAL, Capability.OTHER_PROCESSES, Capability.HIGH_COUNTERS);
+                Capability.PARENT_REMOVAL, Capability.OTHER_PROCESSES, Capability.HIGH_COUNTERS,
+                Capability.PARTITION);
     }
 
     /**

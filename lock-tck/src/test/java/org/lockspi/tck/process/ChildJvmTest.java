@@ -43,6 +43,20 @@ class ChildJvmTest {
     }
 
     @Test
+    void pauseStopsEveryThreadUntilResume() {
+        try (ChildJvm child = ChildJvm.start(EchoMain.class)) {
+            child.awaitLine(Duration.ofSeconds(30), "UP");
+            child.pause();
+            child.send("while stopped");
+            assertThrows(AssertionError.class, () -> child.awaitLine(Duration.ofMillis(500), "ECHO"),
+                    "a stopped child answers nothing");
+            child.resume();
+            assertEquals("ECHO while stopped", child.awaitLine(Duration.ofSeconds(10), "ECHO"),
+                    "once resumed it answers what it was sent meanwhile");
+        }
+    }
+
+    @Test
     void groupClosesEveryChild() {
         ChildJvm first;
         ChildJvm second;

@@ -10,11 +10,17 @@ import org.lockspi.tck.TckBackend;
 public final class MemTckBackend implements TckBackend {
     /**
      * The rules the in-memory server cannot verify for the reference provider, by the capability it lacks, for
-     * {@code unverifiedRulesAllowed()}: clients in other JVMs cannot reach it ({@code OTHER_PROCESSES}).
+     * {@code unverifiedRulesAllowed()}: clients in other JVMs cannot reach it ({@code OTHER_PROCESSES}), it has
+     * no TCP port to put a proxy in front of ({@code PARTITION}) and no restart that loses its data
+     * ({@code RESTART_WITHOUT_DATA}).
      */
     public static final Map<String, String> UNVERIFIABLE = Map.of(
             "§10.1", "the in-memory server is not reachable from another JVM",
-            "§10.2", "the in-memory server is not reachable from another JVM");
+            "§10.2", "the in-memory server is not reachable from another JVM",
+            "§18.1", "the in-memory server has no TCP port to cut a client off at",
+            "§18.2", "the in-memory server has no TCP port to cut a client off at",
+            "§18.3", "the in-memory server is not reachable from another JVM",
+            "§18.5", "the in-memory server has no restart that loses its data");
 
     private final MemServer server = MemServer.start();
     private final Set<Capability> capabilities;

@@ -1,0 +1,416 @@
+package org.lockspi.tck;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.lockspi.DistributedLock;
+import org.lockspi.Lease;
+import org.lockspi.LeaseListener;
+import org.lockspi.LeaseState;
+import org.lockspi.LockConnectionException;
+import org.lockspi.LockFeature;
+import org.lockspi.LockService;
+import org.lockspi.tck.internal.FencedRegister;
+import org.lockspi.tck.internal.HoldWatch;
+import org.lockspi.tck.internal.Poll;
+import org.lockspi.tck.internal.StateRecorder;
+import org.lockspi.tck.internal.TcpProxy;
+import org.lockspi.tck.internal.Workers;
+import org.lockspi.tck.process.ChildJvm;
+import org.lockspi.tck.process.HolderMain;
+
+/**
+ * §18 Faults: a holder cut off by a network partition, paused, or whose server restarts, stops saying HELD before
+ * anyone else can hold the lock, and a {@link FencedRegister fenced resource} never accepts its stale write. The
+ * oracle is a fenced register that every holder reports to (HELD intervals, writes with fencing tokens); each
+ * contract prints its measured times as one line starting {@code [§18 figures]}.
+ *
+ * <p>{@code T} below is the session timeout or lease time of {@link #clientUri()} ({@code sessionTimeout=} or
+ * {@code leaseTime=}; 2 s if it names neither), {@code C} the {@link #crashReleaseBound()}. The rules are in
+ * {@code docs/spec.md} §18.
+ */
+public interface FaultContracts extends TckContext {
+
+    @Test
+    @Timeout(120)
+    @DisplayName("§18.1 partition (new connections hang): the cut-off holder is UNCERTAIN and then LOST before "
+            + "another client acquires; after the heal its late release and write harm no one")
+    default void partitionedHolderStepsDown() throws InterruptedException {
+        partition("§18.1", true);
+    }
+
+    @Test
+    @Timeout(120)
+    @DisplayName("§18.2 partition (new connections refused): the cut-off holder is UNCERTAIN and then LOST before "
+            + "another client acquires; after the heal its late release and write harm no one")
+    default void refusedHolderStepsDown() throws InterruptedException {
+        partition("§18.2", false);
+    }
+
+    @Test
+    @Timeout(120)
+    @DisplayName("§18.3 pause: a holder stopped with SIGSTOP past its session or lease, while another client "
+            + "acquires, is not HELD at its first check after SIGCONT, and its write is refused")
+    default void pausedHolderIsNotHeldOnResume() throws InterruptedException {
+        requireFaultSetup();
+        requireCapability(TckBackend.Capability.OTHER_PROCESSES);
+        Assumptions.assumeFalse(System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("win"),
+                "SIGSTOP needs a POSIX kill command");
+        String name = uniqueName("pause");
+        Duration bound = crashReleaseBound();
+        try (FencedRegister register = new FencedRegister();
+             ChildJvm child = ChildJvm.start(HolderMain.class, "guard", clientUri(), provider().name(), name,
+                     "mutex", Integer.toString(register.port()), "paused")) {
+            String held = child.awaitLine(Duration.ofSeconds(60), "HELD", "ERROR");
+            assertTrue(held.startsWith("HELD "), () -> held + child.stderrTail());
+            long pausedToken = Long.parseLong(held.substring("HELD ".length()));
+            child.send("write");
+            assertEquals("WRITE OK", child.awaitLine(Duration.ofSeconds(10), "WRITE", "ERROR"));
+            DistributedLock lock = openClient().mutex(name);
+            assertTrue(lock.tryAcquire().isEmpty(), "the child holds '" + name + "'");
+
+            child.pause();
+            long pausedAt = System.nanoTime();
+            Lease fresh;
+            long acquiredAt;
+            try {
+                fresh = lock.acquire(bound.plusSeconds(10));
+                acquiredAt = System.nanoTime();
+            } finally {
+                child.resume();
+            }
+            long resumedAt = System.nanoTime();
+            long freshToken = fresh.fencingToken();
+            register.acquired("other", freshToken);
+            boolean freshWrote = register.write("other", freshToken);
+
+            long pauseMs = (resumedAt - pausedAt) / 1_000_000;
+            child.send("jump " + pauseMs / 2);
+            String jump = child.awaitLine(Duration.ofSeconds(15), "JUMP", "ERROR");
+            child.send("write");
+            String write = child.awaitLine(Duration.ofSeconds(10), "WRITE", "ERROR");
+            child.send("release");
+            String released = child.awaitLine(Duration.ofSeconds(10), "RELEASED", "ERROR");
+            figures("§18.3", "paused for " + ms(resumedAt - pausedAt) + "; other acquired "
+                    + since(pausedAt, acquiredAt) + " after SIGSTOP; first check after SIGCONT: " + jump
+                    + "; late write: " + write + "; tokens " + pausedToken + " -> " + freshToken);
+            boolean inspect = backend().capabilities().contains(TckBackend.Capability.INSPECT);
+            List<String> residue = inspect ? backend().residue(name) : List.of();
+            LeaseState freshState = fresh.state();
+            fresh.release();
+            assertAll(
+                    () -> assertTrue(jump.matches("JUMP \\d+ [A-Z]+"), "a first check after the pause: " + jump
+                            + child.stderrTail()),
+                    () -> assertFalse(jump.endsWith(" HELD"), "the first state check after SIGCONT must not say "
+                            + "HELD: another client acquired '" + name + "' " + since(pausedAt, acquiredAt)
+                            + " after SIGSTOP, before the SIGCONT (" + jump + ")"),
+                    () -> assertEquals("WRITE STALE", write, "the paused holder's late write is refused"),
+                    () -> assertTrue(freshWrote, "the new holder's write is accepted: " + register.writes()),
+                    () -> assertEquals(List.of(), register.acceptedStaleWrites(), "no stale write accepted"),
+                    () -> assertTrue(released.startsWith("RELEASED"), "the paused holder's late release returns "
+                            + "(or throws LockConnectionException, the server not told): " + released),
+                    () -> assertEquals(LeaseState.HELD, freshState, "the new holder still holds"),
+                    () -> assertTrue(!inspect || residue.size() == 1,
+                            "(INSPECT) one entry left, the new holder's: " + residue));
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    @DisplayName("§18.4 server restart keeping its data: no lease says HELD while another client holds the lock, "
+            + "and no stale write is accepted")
+    default void restartKeepsExclusion() throws InterruptedException, ExecutionException, TimeoutException {
+        restart("§18.4", true);
+    }
+
+    @Test
+    @Timeout(120)
+    @DisplayName("§18.5 server restart without its data, down for T: no lease says HELD while another client "
+            + "holds the lock, and no stale write is accepted")
+    default void restartWithoutDataKeepsExclusion()
+            throws InterruptedException, ExecutionException, TimeoutException {
+        restart("§18.5", false);
+    }
+
+    private void requireFaultSetup() {
+        requireFeature(LockFeature.REENTRANT_MUTEX);
+        requireFeature(LockFeature.LOST_NOTIFICATION);
+        requireFeature(LockFeature.FENCING_TOKENS);
+    }
+
+    private void partition(String rule, boolean acceptNew) throws InterruptedException {
+        requireFaultSetup();
+        requireCapability(TckBackend.Capability.PARTITION);
+        String name = uniqueName("partition");
+        Duration bound = crashReleaseBound();
+        boolean inspect = backend().capabilities().contains(TckBackend.Capability.INSPECT);
+        try (FencedRegister register = new FencedRegister();
+             TcpProxy proxy = TcpProxy.inFrontOf(backend().uri());
+             HoldWatch watch = new HoldWatch(reporter(register), 60_000)) {
+            LockService cutClient = openClient(proxy.rewrite(clientUri()));
+            LockService other = openClient();
+            Lease old = cutClient.mutex(name).acquire(Duration.ofSeconds(10));
+            long oldToken = old.fencingToken();
+            register.acquired("cut-off", oldToken);
+            HoldWatch.Seen seen = watch.watch("cut-off", oldToken, old);
+            AtomicLongArray heard = new AtomicLongArray(2);
+            old.addListener(ending(register, "cut-off", oldToken, heard)); // first: it notes the times
+            StateRecorder recorder = new StateRecorder();
+            old.addListener(recorder);
+            assertTrue(register.write("cut-off", oldToken), "the holder's first write is accepted");
+
+            proxy.blackHole(acceptNew);
+            long cutAt = System.nanoTime();
+            Lease fresh = other.mutex(name).acquire(bound.plusSeconds(10));
+            long acquiredAt = System.nanoTime();
+            LeaseState oldAtAcquisition = old.state();
+            long freshToken = fresh.fencingToken();
+            register.acquired("other", freshToken);
+            boolean freshWrote = register.write("other", freshToken);
+            List<String> before = inspect ? backend().residue(name) : List.of();
+
+            boolean lostWhileCut = recorder.changedTo(LeaseState.LOST, bound);
+            proxy.heal();
+            long healedAt = System.nanoTime();
+            boolean lost = lostWhileCut || recorder.changedTo(LeaseState.LOST, bound);
+            long lostAt = first(seen.lostAt(), heard.get(1));
+            long uncertainAt = first(seen.uncertainAt(), heard.get(0));
+            figures(rule, "cut->UNCERTAIN " + since(cutAt, uncertainAt) + "; cut->other acquires "
+                    + since(cutAt, acquiredAt) + "; cut->LOST " + since(cutAt, lostAt)
+                    + (lostWhileCut ? "" : " (after the heal at " + since(cutAt, healedAt) + ")")
+                    + "; state when the other acquired: " + oldAtAcquisition + "; listener: " + recorder.changes());
+
+            // the cut-off client serves again, then releases its old lease and writes late
+            try (Lease probe = acquireRetrying(cutClient.mutex(uniqueName("partition-probe")),
+                    bound.plusSeconds(10), new AtomicInteger())) {
+                assertEquals(LeaseState.HELD, probe.state(), "the cut-off client serves again after the heal");
+            }
+            assertDoesNotThrow(old::release, "releasing the cut-off lease is harmless");
+            boolean lateWrote = register.write("cut-off", oldToken);
+            List<String> after = inspect ? backend().residue(name) : List.of();
+            LeaseState freshState = fresh.state();
+            fresh.release();
+            assertAll(
+                    () -> assertTrue(uncertainAt != 0 && uncertainAt - acquiredAt < 0, "the cut-off lease was "
+                            + "UNCERTAIN before another client acquired; seen UNCERTAIN "
+                            + since(cutAt, uncertainAt) + ", other acquired " + since(cutAt, acquiredAt)
+                            + " after the cut"),
+                    () -> assertEquals(LeaseState.LOST, oldAtAcquisition, "the cut-off lease is LOST by its "
+                            + "validity deadline, which comes before the server lets another client in"),
+                    () -> assertTrue(lost, "the cut-off lease turned LOST: " + recorder.changes()),
+                    () -> assertEquals(List.of(), register.overlaps(), "no two leases said HELD at once"),
+                    () -> assertTrue(freshWrote, "the new holder's write is accepted: " + register.writes()),
+                    () -> assertFalse(lateWrote, "the cut-off holder's late write is refused"),
+                    () -> assertEquals(List.of(), register.acceptedStaleWrites(), "no stale write accepted"),
+                    () -> assertTrue(!inspect || before.size() == 1, "one entry, the new holder's: " + before),
+                    () -> assertEquals(before, after, "(INSPECT) the late release left the new holder's entry"),
+                    () -> assertEquals(LeaseState.HELD, freshState, "the new holder still holds"),
+                    () -> assertTrue(old.state().isTerminal(), "the old lease stays ended: " + old.state()));
+        }
+    }
+
+    private void restart(String rule, boolean keepData)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        requireFaultSetup(); // features first: a rule about an undeclared feature is skipped for the feature
+        requireCapability(keepData ? TckBackend.Capability.RESTART : TckBackend.Capability.RESTART_WITHOUT_DATA);
+        String name = uniqueName("restart");
+        Duration bound = crashReleaseBound();
+        Duration t = sessionOrLeaseTime().orElse(Duration.ofSeconds(2)); // a server without sessions: 2 s
+        Duration wait = bound.multipliedBy(2).plusSeconds(10);
+        try (FencedRegister register = new FencedRegister();
+             HoldWatch watch = new HoldWatch(reporter(register), 60_000);
+             Workers waiter = new Workers(1)) {
+            LockService first = openClient();
+            DistributedLock secondLock = openClient().mutex(name);
+            Lease a = first.mutex(name).acquire(Duration.ofSeconds(10));
+            long tokenA = a.fencingToken();
+            register.acquired("first", tokenA);
+            HoldWatch.Seen seenA = watch.watch("first", tokenA, a);
+            AtomicLongArray heard = new AtomicLongArray(2);
+            a.addListener(ending(register, "first", tokenA, heard)); // first: it notes the times
+            StateRecorder recorder = new StateRecorder();
+            a.addListener(recorder);
+            assertTrue(register.write("first", tokenA), "the first holder's write is accepted");
+
+            // the second client waits on a thread of its own, which also releases (a mutex lease is the thread's)
+            CompletableFuture<Lease> secondAcquired = new CompletableFuture<>();
+            CountDownLatch secondMayRelease = new CountDownLatch(1);
+            AtomicInteger waiterFailures = new AtomicInteger();
+            Future<LeaseState> b = waiter.submit(() -> {
+                Lease lease = acquireRetrying(secondLock, wait, waiterFailures);
+                register.acquired("second", lease.fencingToken());
+                watch.watch("second", lease.fencingToken(), lease);
+                register.write("second", lease.fencingToken());
+                secondAcquired.complete(lease);
+                try (lease) {
+                    assertTrue(secondMayRelease.await(60, TimeUnit.SECONDS), "the test let the second release");
+                    return lease.state();
+                }
+            });
+            if (backend().capabilities().contains(TckBackend.Capability.INSPECT)) {
+                Poll.until("entries of holder and waiter of '" + name + "'", 2,
+                        () -> backend().residue(name).size(), Duration.ofSeconds(10));
+            }
+
+            long restartAt = System.nanoTime();
+            if (keepData) {
+                backend().restart();
+            } else {
+                backend().restartWithoutData(t);
+            }
+            long servesAt = System.nanoTime();
+            if (keepData) {
+                // the first holder keeps the lock for one session or lease time after the restart
+                Poll.until("the first lease HELD again after the restart", LeaseState.HELD, a::state, bound);
+                long holdUntil = servesAt + t.toNanos();
+                while (System.nanoTime() - holdUntil < 0 && !secondAcquired.isDone()) {
+                    Thread.sleep(20); // the scenario: a holder that keeps its lock while the waiter waits
+                }
+                assertFalse(secondAcquired.isDone(), "the waiter does not acquire while the first holder holds "
+                        + "across the restart");
+                if (a.isHeld()) {
+                    register.write("first", tokenA); // a guarded write, as a careful holder does
+                }
+                a.release();
+            }
+            Lease second;
+            try {
+                second = secondAcquired.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                b.get(1, TimeUnit.SECONDS); // the waiter's own failure, if it failed
+                throw e;
+            }
+            if (!keepData && a.isHeld()) {
+                register.write("first", tokenA); // a guarded write: only if the lease says HELD
+            }
+            long secondToken = second.fencingToken();
+            figures(rule, "server down " + ms(servesAt - restartAt) + "; restart->first UNCERTAIN "
+                    + since(restartAt, first(seenA.uncertainAt(), heard.get(0))) + ", ->first LOST "
+                    + since(restartAt, first(seenA.lostAt(), heard.get(1))) + ", ->second acquires "
+                    + since(restartAt, seenSince(register, "second")) + "; tokens " + tokenA + " -> "
+                    + secondToken + "; writes " + register.writes() + "; listener: " + recorder.changes()
+                    + "; the waiter's acquisitions that failed while the server was down: " + waiterFailures);
+            secondMayRelease.countDown();
+            LeaseState secondState = b.get(10, TimeUnit.SECONDS);
+            if (!keepData) {
+                a.release();
+            }
+            assertAll(
+                    () -> assertEquals(List.of(), register.overlaps(), "no two leases said HELD at once"),
+                    () -> assertEquals(List.of(), register.acceptedStaleWrites(), "no stale write accepted"),
+                    () -> assertEquals(LeaseState.HELD, secondState, "the second holder holds until it releases"),
+                    () -> assertTrue(secondToken > tokenA, "the second holder's token is greater: " + tokenA
+                            + " -> " + secondToken),
+                    () -> assertTrue(register.writes().contains("second:" + secondToken + " OK"),
+                            "the second holder's write is accepted: " + register.writes()));
+        }
+    }
+
+    /**
+     * Acquires, asking again after each {@link LockConnectionException} (the server is down), until the deadline.
+     */
+    private static Lease acquireRetrying(DistributedLock lock, Duration wait, AtomicInteger failures)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            try {
+                return lock.acquire(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            } catch (LockConnectionException e) {
+                failures.incrementAndGet();
+                if (System.nanoTime() - deadline > 0) {
+                    throw e;
+                }
+                Thread.sleep(50); // back off before asking a server that is down again
+            }
+        }
+    }
+
+    /** @return when the client's first interval began, 0 if it has none */
+    private static long seenSince(FencedRegister register, String client) {
+        return register.intervals().stream().filter(i -> i.client().equals(client))
+                .mapToLong(FencedRegister.Interval::from).findFirst().orElse(0);
+    }
+
+    /** @return a watch callback that opens and closes the client's interval in the register */
+    private static HoldWatch.Changed reporter(FencedRegister register) {
+        return (client, token, state) -> {
+            if (state == LeaseState.HELD) {
+                register.acquired(client, token);
+            } else {
+                register.ended(client, token, state.name());
+            }
+        };
+    }
+
+    /**
+     * @return a listener that closes the interval when told of a change away from HELD, and notes when it heard
+     *         of UNCERTAIN ({@code heard[0]}) and LOST ({@code heard[1]}) first
+     */
+    private static LeaseListener ending(FencedRegister register, String client, long token, AtomicLongArray heard) {
+        return (lease, previous, current) -> {
+            if (current == LeaseState.UNCERTAIN) {
+                heard.compareAndSet(0, 0, System.nanoTime());
+            }
+            if (current == LeaseState.LOST) {
+                heard.compareAndSet(1, 0, System.nanoTime());
+            }
+            if (previous == LeaseState.HELD) {
+                register.ended(client, token, current.name());
+            }
+        };
+    }
+
+    /** @return the session timeout or lease time in {@link #clientUri()}, if it names one */
+    private Optional<Duration> sessionOrLeaseTime() {
+        Matcher m = Pattern.compile("[?&](?:sessionTimeout|leaseTime)=(\\d+)(ms|s)\\b").matcher(clientUri());
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        long n = Long.parseLong(m.group(1));
+        return Optional.of(m.group(2).equals("s") ? Duration.ofSeconds(n) : Duration.ofMillis(n));
+    }
+
+    /** Prints one line of measured times, with each as a multiple of T where T is known. */
+    private void figures(String rule, String text) {
+        String t = sessionOrLeaseTime().map(d -> "T=" + d.toMillis() + " ms").orElse("T unknown");
+        System.out.println("[§18 figures] " + rule + " provider '" + provider().name() + "', " + t + ": " + text);
+    }
+
+    private String since(long from, long at) {
+        if (at == 0) {
+            return "never";
+        }
+        long ms = (at - from) / 1_000_000;
+        return ms + " ms" + sessionOrLeaseTime().map(d -> String.format(Locale.ROOT, " (%.2f T)",
+                (double) ms / d.toMillis())).orElse("");
+    }
+
+    private String ms(long nanos) {
+        return since(0, nanos);
+    }
+
+    private static long first(long a, long b) {
+        return a == 0 ? b : b == 0 ? a : Math.min(a, b);
+    }
+}
