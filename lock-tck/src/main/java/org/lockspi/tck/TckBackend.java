@@ -29,7 +29,12 @@ public interface TckBackend extends AutoCloseable {
          * Clients in other JVM processes on this machine reach the server at {@link #uri()} (a real server does;
          * an in-memory one does not); the cross-process and crash contracts need it.
          */
-        OTHER_PROCESSES
+        OTHER_PROCESSES,
+        /**
+         * The backend is a replicated ensemble whose members can be killed one at a time: it implements
+         * {@link EnsembleBackend}. The ensemble contracts (§19) need it.
+         */
+        ENSEMBLE
     }
 
     /** @return a one-line description for reports, e.g. {@code embedded ZooKeeper 3.9.5 at 127.0.0.1:40123} */
