@@ -1,0 +1,268 @@
+package org.lockspi.tck;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.lockspi.Acquirable;
+import org.lockspi.Lease;
+import org.lockspi.LeaseListener;
+import org.lockspi.LeaseState;
+import org.lockspi.LockConnectionException;
+import org.lockspi.LockTimeoutException;
+
+/**
+ * The clients of one §19 run and what they saw, on one time line ({@link System#nanoTime()}): every pass
+ * through the critical section with the state changes of its lease, the spans in which a lease reported
+ * {@link LeaseState#HELD}, and the overlaps the critical section's marker file caught.
+ *
+ * <p>A pass creates the marker file (creation fails if another holder is inside), stays {@value #HOLD_MS} ms,
+ * and deletes it (it is gone if another holder deleted it). The pass that is inside when the run is
+ * {@linkplain #armKill() armed} stays in instead until {@link #resume()} and until its lease is no longer
+ * {@link LeaseState#UNCERTAIN} (bounded), so one holder holds across the failure.
+ */
+final class EnsembleContention {
+    /** How long an ordinary pass stays in the critical section. */
+    static final long HOLD_MS = 20;
+    private static final String MARKER = "holder";
+
+    private final Path dir;
+    private final Duration settleBound;
+    private final List<Pass> passes = new ArrayList<>(); // guarded by itself
+    private final List<String> failures = new ArrayList<>(); // guarded by itself
+    private final AtomicInteger overlaps = new AtomicInteger();
+    private final AtomicReference<CountDownLatch> armed = new AtomicReference<>();
+    private volatile Pass heldAcross;
+    private final CountDownLatch resume = new CountDownLatch(1);
+    private volatile boolean stop;
+
+    /**
+     * @param dir         the directory of the critical section's marker file
+     * @param settleBound how long the pass held across the failure waits for its lease to leave UNCERTAIN
+     */
+    EnsembleContention(Path dir, Duration settleBound) {
+        this.dir = dir;
+        this.settleBound = settleBound;
+    }
+
+    /** One acquisition: its client, when it returned, its state changes and its spans of HELD. */
+    static final class Pass implements LeaseListener {
+        final String client;
+        final long acquired;
+        final List<String> changes = new ArrayList<>(); // guarded by this
+        final List<Long> changedAt = new ArrayList<>(); // guarded by this
+        final List<long[]> held = new ArrayList<>(); // guarded by this
+        private long heldSince; // guarded by this; -1 when not HELD
+        LeaseState state = LeaseState.HELD; // guarded by this
+
+        Pass(String client, long acquired) {
+            this.client = client;
+            this.acquired = acquired;
+            this.heldSince = acquired;
+        }
+
+        @Override
+        public synchronized void stateChanged(Lease lease, LeaseState previous, LeaseState current) {
+            long now = System.nanoTime();
+            changes.add(previous + "->" + current);
+            changedAt.add(now);
+            state = current;
+            if (current == LeaseState.HELD) {
+                if (heldSince < 0) {
+                    heldSince = now;
+                }
+            } else {
+                end(now);
+            }
+            notifyAll();
+        }
+
+        /** Closes the current span of HELD, if any, at {@code now}. */
+        synchronized void end(long now) {
+            if (heldSince >= 0) {
+                held.add(new long[] {heldSince, now});
+                heldSince = -1;
+            }
+        }
+
+        /** Waits until the lease is not UNCERTAIN, at most {@code max}. */
+        synchronized void awaitSettled(Duration max) throws InterruptedException {
+            long deadline = System.nanoTime() + max.toNanos();
+            while (state == LeaseState.UNCERTAIN) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            }
+        }
+
+        synchronized List<long[]> heldSpans() {
+            return List.copyOf(held);
+        }
+
+        synchronized List<String> changes() {
+            return List.copyOf(changes);
+        }
+
+        synchronized List<Long> changedAt() {
+            return List.copyOf(changedAt);
+        }
+
+        @Override
+        public synchronized String toString() {
+            return client + changes;
+        }
+    }
+
+    /**
+     * A client's loop: acquires, runs a pass, releases, until {@link #stop()} or an interrupt. A failed
+     * acquisition or release (the connection is down, or the wait timed out) is recorded and retried.
+     *
+     * @param client the client's name
+     * @param lock   the client's lock
+     * @param wait   how long one acquisition waits
+     * @return the number of passes
+     */
+    int hammer(String client, Acquirable lock, Duration wait) throws InterruptedException {
+        int count = 0;
+        while (!stop) {
+            Lease lease;
+            try {
+                lease = lock.acquire(wait);
+            } catch (LockConnectionException | LockTimeoutException e) {
+                failure(client + " acquire: " + e);
+                Thread.sleep(50); // pace the retries while the connection is down
+                continue;
+            }
+            Pass pass = new Pass(client, System.nanoTime());
+            lease.addListener(pass);
+            synchronized (passes) {
+                passes.add(pass);
+                passes.notifyAll();
+            }
+            try {
+                criticalSection(pass);
+            } finally {
+                pass.end(System.nanoTime());
+                try {
+                    lease.release();
+                } catch (LockConnectionException e) {
+                    failure(client + " release: " + e);
+                }
+            }
+            count++;
+        }
+        return count;
+    }
+
+    private void criticalSection(Pass pass) throws InterruptedException {
+        Path marker = dir.resolve(MARKER);
+        boolean mine;
+        try {
+            Files.createFile(marker);
+            mine = true;
+        } catch (FileAlreadyExistsException e) {
+            overlaps.incrementAndGet();
+            mine = false;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        CountDownLatch kill = armed.getAndSet(null);
+        if (kill != null) {
+            heldAcross = pass;
+            kill.countDown();
+            // this pass holds across the failure
+            if (!resume.await(settleBound.toMillis() * 3, TimeUnit.MILLISECONDS)) {
+                failure(pass.client + " was never resumed");
+            }
+            pass.awaitSettled(settleBound);
+        } else {
+            Thread.sleep(HOLD_MS);
+        }
+        if (mine) {
+            try {
+                Files.delete(marker);
+            } catch (NoSuchFileException e) {
+                overlaps.incrementAndGet();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** @return a latch that the next pass to enter the critical section counts down, and stays in */
+    CountDownLatch armKill() {
+        CountDownLatch latch = new CountDownLatch(1);
+        armed.set(latch);
+        return latch;
+    }
+
+    /** Lets the pass that stayed in the critical section leave once its lease settles. */
+    void resume() {
+        resume.countDown();
+    }
+
+    /** Makes every client's loop end after its current pass. */
+    void stop() {
+        stop = true;
+    }
+
+    private void failure(String what) {
+        synchronized (failures) {
+            failures.add(what);
+        }
+    }
+
+    /** @return every pass so far */
+    List<Pass> passes() {
+        synchronized (passes) {
+            return List.copyOf(passes);
+        }
+    }
+
+    /** @return the pass that stayed in the critical section across the failure, or null */
+    Pass heldAcross() {
+        return heldAcross;
+    }
+
+    /**
+     * Waits until {@code count} passes have been acquired at or after {@code since}.
+     *
+     * @throws AssertionError if they were not within {@code max}
+     */
+    void awaitPasses(int count, long since, Duration max, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        synchronized (passes) {
+            while (passes.stream().filter(p -> p.acquired - since >= 0).count() < count) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new AssertionError("fewer than " + count + " passes " + what + " within " + max
+                            + "; retried failures: " + failures());
+                }
+                passes.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            }
+        }
+    }
+
+    /** @return the failed acquisitions and releases, retried */
+    List<String> failures() {
+        synchronized (failures) {
+            return List.copyOf(failures);
+        }
+    }
+
+    /** @return how many times a holder found another one inside the critical section */
+    int overlaps() {
+        return overlaps.get();
+    }
+}
