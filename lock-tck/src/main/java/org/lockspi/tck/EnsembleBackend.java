@@ -29,6 +29,17 @@ public interface EnsembleBackend extends TckBackend {
     String killFollower();
 
     /**
+     * Kills with {@code SIGKILL} a follower that a client of the lock is connected to, preferring the lock's
+     * holder, so that the death reaches a holder; any follower if no client of the lock is connected to one.
+     * Returns once its process is gone.
+     *
+     * @param lockName the lock's name as given to the service
+     * @return the killed member's client address
+     * @throws IllegalStateException if a member is down already, or no follower serves
+     */
+    String killFollower(String lockName);
+
+    /**
      * Starts the killed member again with its data and ports, and returns once it serves again as a member of
      * the quorum. Does nothing if no member is down.
      *

@@ -27,7 +27,8 @@ import org.lockspi.tck.process.HolderMain;
 /**
  * §19 Ensemble failover: when a member of a replicated backend dies ({@code SIGKILL}) while clients contend for
  * a mutex, the lock stays safe and comes back. {@value #CLIENTS} clients in this JVM (separate services) pass
- * through a critical section in turn, one of them holding across the kill; a client in another JVM
+ * through a critical section in turn, one of them holding across the kill (a killed follower is, where possible,
+ * the one the holder is connected to); a client in another JVM
  * ({@link HolderMain} {@code hold}) starts contending right after the kill. The contracts check safety only,
  * not a provider's timing: no two holders inside the critical section (marker file); no lease reports
  * {@link org.lockspi.LeaseState#HELD HELD} while another client's lease does (the spans recorded by listeners);
@@ -84,7 +85,7 @@ public interface EnsembleFailureContracts extends TckContext {
                     "no client entered the critical section within " + wait);
 
             long kill = System.nanoTime();
-            String killed = leader ? ensemble.killLeader() : ensemble.killFollower();
+            String killed = leader ? ensemble.killLeader() : ensemble.killFollower(name);
             ChildJvm child = jvms.start(HolderMain.class, "hold", clientUri(), provider().name(), name, "mutex");
             ensemble.awaitQuorum();
             long quorum = System.nanoTime();
@@ -214,10 +215,10 @@ public interface EnsembleFailureContracts extends TckContext {
         System.out.printf("%s %s, %s killed (%s): quorum back %d ms after the kill; %d leases UNCERTAIN "
                         + "(first %s after the kill), %d back to HELD, %d LOST; longest time without a HELD lease "
                         + "after the kill %d ms; overlaps %d; %d passes in this JVM, other JVM %s; lease held "
-                        + "across the kill: %s; retried failures %d%n",
+                        + "across the kill: %s; retried failures %s%n",
                 rule, provider().name(), leader ? "leader" : "follower", killed, ms(quorum - kill), uncertain,
                 firstUncertain < 0 ? "none" : ms(firstUncertain) + " ms", backToHeld, lost, ms(gap), run.overlaps(),
-                total, releasing, across, run.failures().size());
+                total, releasing, across, run.failures());
     }
 
     private static long ms(long nanos) {

@@ -1,11 +1,15 @@
 package org.lockspi.tck.zookeeper;
 
+import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
+import java.util.StringJoiner;
+import org.apache.zookeeper.server.ServerCnxn;
+import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.quorum.QuorumPeer;
 import org.apache.zookeeper.server.quorum.QuorumPeerConfig;
 import org.apache.zookeeper.server.quorum.QuorumPeerMain;
@@ -18,8 +22,10 @@ import org.apache.zookeeper.server.quorum.QuorumPeerMain;
  * <p>It writes one line to standard output on each change of its role, so the parent knows who leads without
  * asking the network: {@code STATE <LOOKING|LEADING|FOLLOWING|OBSERVING>} when the peer's state changes, and
  * {@code SERVING <LEADING|FOLLOWING>} once it has synchronised with the quorum and serves clients (ZAB's
- * broadcast phase). It ends when its standard input closes (the parent died) or on {@code SIGKILL}. Any failure
- * prints {@code ERROR <exception>} and exits with 2.
+ * broadcast phase). On the command {@code sessions} (a line on standard input) it prints
+ * {@code SESSIONS <id>,<id>...}, the sessions of the clients connected to it, in hexadecimal. It ends when its
+ * standard input closes (the parent died) or on {@code SIGKILL}. Any failure prints {@code ERROR <exception>}
+ * and exits with 2.
  */
 public final class EnsemblePeerMain {
 
@@ -73,15 +79,33 @@ public final class EnsemblePeerMain {
         }
     }
 
+    /** Answers commands until standard input closes, then ends the JVM. */
     private static void exitWhenInputCloses() {
-        try (InputStream in = System.in) {
-            while (in.read() >= 0) {
-                // commands are not expected; the end of input is
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                if (line.equals("sessions")) {
+                    say("SESSIONS " + sessions());
+                }
             }
         } catch (IOException e) {
             // the parent is gone as well
         }
         System.exit(0);
+    }
+
+    private static volatile ServerCnxnFactory clients;
+
+    private static String sessions() {
+        ServerCnxnFactory factory = clients;
+        StringJoiner ids = new StringJoiner(",");
+        if (factory != null) {
+            for (ServerCnxn cnxn : factory.getConnections()) {
+                if (cnxn.getSessionId() != 0) {
+                    ids.add(Long.toHexString(cnxn.getSessionId()));
+                }
+            }
+        }
+        return ids.toString();
     }
 
     private static synchronized void say(String line) {
@@ -102,6 +126,12 @@ public final class EnsemblePeerMain {
         private ServerState reported;
 
         ReportingPeer() throws javax.security.sasl.SaslException {
+        }
+
+        @Override
+        public void setCnxnFactory(ServerCnxnFactory factory) {
+            super.setCnxnFactory(factory);
+            clients = factory;
         }
 
         @Override

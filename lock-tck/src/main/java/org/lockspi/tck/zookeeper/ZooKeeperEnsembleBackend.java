@@ -2,6 +2,7 @@ package org.lockspi.tck.zookeeper;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
@@ -13,6 +14,8 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Version;
 import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
 import org.lockspi.tck.EnsembleBackend;
 import org.lockspi.tck.internal.Failures;
 import org.lockspi.tck.internal.Ports;
@@ -63,6 +66,9 @@ public final class ZooKeeperEnsembleBackend implements EnsembleBackend {
         boolean alive;
         String state = "NONE";
         boolean serving;
+        /** The last answer to {@code sessions}, and how many answers came. */
+        Set<Long> sessions = Set.of();
+        int answers;
         final List<String> lines = new ArrayList<>();
 
         Member(int id, int clientPort, int quorumPort, int electionPort) {
@@ -171,11 +177,7 @@ public final class ZooKeeperEnsembleBackend implements EnsembleBackend {
         String path = lockPath(lockName);
         List<String> found = new ArrayList<>();
         PlainClient.run(connectString(), description(), zk -> {
-            CountDownLatch synced = new CountDownLatch(1);
-            zk.sync(ROOT, (rc, p, ctx) -> synced.countDown(), null);
-            if (!synced.await(10, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("no answer to sync from " + description() + " within 10 s");
-            }
+            sync(zk);
             PlainClient.lockNodes(zk, path, found);
         });
         found.sort(null);
@@ -218,6 +220,75 @@ public final class ZooKeeperEnsembleBackend implements EnsembleBackend {
         return kill(FOLLOWING);
     }
 
+    /**
+     * Kills a follower that a client of the lock is connected to, preferring the holder's: the session owning
+     * the lock node with the lowest sequence number. Kills any follower if no client of the lock is connected to
+     * one (they all talk to the leader).
+     */
+    @Override
+    public synchronized String killFollower(String lockName) {
+        checkOpen();
+        awaitQuorum();
+        List<String> nodes = new ArrayList<>();
+        List<Long> owners = new ArrayList<>();
+        PlainClient.run(connectString(), description(), zk -> {
+            sync(zk);
+            PlainClient.lockNodes(zk, lockPath(lockName), nodes);
+            nodes.sort(Comparator.comparing(n -> n.substring(Math.max(0, n.length() - 10))));
+            for (String node : nodes) {
+                Stat stat = zk.exists(node, false);
+                if (stat != null && stat.getEphemeralOwner() != 0) {
+                    owners.add(stat.getEphemeralOwner());
+                }
+            }
+        });
+        Member best = null;
+        int bestRank = Integer.MAX_VALUE;
+        for (Member m : members) {
+            if (m.serves(FOLLOWING)) {
+                Set<Long> connected = sessionsOf(m);
+                for (int rank = 0; rank < owners.size() && rank < bestRank; rank++) {
+                    if (connected.contains(owners.get(rank))) {
+                        best = m;
+                        bestRank = rank;
+                    }
+                }
+            }
+        }
+        return best == null ? kill(FOLLOWING) : kill(best);
+    }
+
+    /** Asks the member which sessions are connected to it. Holds the monitor. */
+    private Set<Long> sessionsOf(Member m) {
+        int before = m.answers;
+        m.jvm.send("sessions");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (m.answers == before) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !m.alive) {
+                throw new IllegalStateException("member " + m.id + " did not list its sessions within 10 s; "
+                        + report());
+            }
+            try {
+                wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while asking member " + m.id + " for sessions", e);
+            }
+        }
+        return m.sessions;
+    }
+
+    private static Set<Long> parseSessions(String hexList) {
+        Set<Long> ids = new HashSet<>();
+        for (String id : hexList.split(",")) {
+            if (!id.isBlank()) {
+                ids.add(Long.parseUnsignedLong(id.strip(), 16));
+            }
+        }
+        return ids;
+    }
+
     private static final String LEADING = "LEADING";
     private static final String FOLLOWING = "FOLLOWING";
 
@@ -231,12 +302,16 @@ public final class ZooKeeperEnsembleBackend implements EnsembleBackend {
         awaitQuorum();
         for (Member m : members) {
             if (m.serves(role)) {
-                m.alive = false;
-                m.jvm.kill();
-                return m.address();
+                return kill(m);
             }
         }
         throw new IllegalStateException("no member serves as " + role + ": " + report());
+    }
+
+    private String kill(Member m) {
+        m.alive = false;
+        m.jvm.kill();
+        return m.address();
     }
 
     @Override
@@ -310,7 +385,7 @@ public final class ZooKeeperEnsembleBackend implements EnsembleBackend {
         while (true) {
             String line;
             try {
-                line = jvm.awaitLine(Duration.ofDays(1), "STATE ", "SERVING ", "ERROR ");
+                line = jvm.awaitLine(Duration.ofDays(1), "STATE ", "SERVING ", "SESSIONS ", "ERROR ");
             } catch (AssertionError | IllegalStateException e) {
                 synchronized (this) {
                     if (m.jvm == jvm) {
@@ -324,6 +399,12 @@ public final class ZooKeeperEnsembleBackend implements EnsembleBackend {
             synchronized (this) {
                 if (m.jvm != jvm) {
                     return;
+                }
+                if (line.startsWith("SESSIONS ")) {
+                    m.sessions = parseSessions(line.substring("SESSIONS ".length()));
+                    m.answers++;
+                    notifyAll();
+                    continue;
                 }
                 m.lines.add(line);
                 if (m.lines.size() > 20) {
@@ -346,6 +427,15 @@ public final class ZooKeeperEnsembleBackend implements EnsembleBackend {
         return java.util.Arrays.stream(members).map(m -> "\nmember " + m.id + " at " + m.address()
                 + (m.alive ? "" : " (down)") + ": " + m.state + (m.serving ? " serving" : "") + ", lines "
                 + m.lines + (m.jvm == null ? "" : m.jvm.stderrTail())).collect(Collectors.joining());
+    }
+
+    /** Brings the client's server up to date with the leader, so that its reads are current. */
+    private void sync(ZooKeeper zk) throws InterruptedException {
+        CountDownLatch synced = new CountDownLatch(1);
+        zk.sync(ROOT, (rc, p, ctx) -> synced.countDown(), null);
+        if (!synced.await(10, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("no answer to sync from " + description() + " within 10 s");
+        }
     }
 
     /** Kills every member and deletes the data. Idempotent. */
