@@ -34,10 +34,19 @@ public interface EnsembleBackend extends TckBackend {
      * Returns once its process is gone.
      *
      * @param lockName the lock's name as given to the service
-     * @return the killed member's client address
+     * @return the killed member, and whether the lock's holder was connected to it
      * @throws IllegalStateException if a member is down already, or no follower serves
      */
-    String killFollower(String lockName);
+    Killed killFollower(String lockName);
+
+    /**
+     * A member killed by {@link #killFollower(String)}.
+     *
+     * @param address        its client address, such as {@code 127.0.0.1:40123}
+     * @param holderConnected whether the lock's holder was connected to it, so its connection was cut
+     */
+    record Killed(String address, boolean holderConnected) {
+    }
 
     /**
      * Starts the killed member again with its data and ports, and returns once it serves again as a member of

@@ -27,8 +27,9 @@ import org.lockspi.LockTimeoutException;
  *
  * <p>A pass creates the marker file (creation fails if another holder is inside), stays {@value #HOLD_MS} ms,
  * and deletes it (it is gone if another holder deleted it). The pass that is inside when the run is
- * {@linkplain #armKill() armed} stays in instead until {@link #resume()} and until its lease is no longer
- * {@link LeaseState#UNCERTAIN} (bounded), so one holder holds across the failure.
+ * {@linkplain #armKill() armed} stays in instead until {@link #resume(boolean)}, until its lease turned
+ * {@link LeaseState#UNCERTAIN} if the failure cut its connection, and until it is no longer UNCERTAIN (each
+ * bounded), so one holder holds across the failure.
  */
 final class EnsembleContention {
     /** How long an ordinary pass stays in the critical section. */
@@ -43,6 +44,8 @@ final class EnsembleContention {
     private final AtomicReference<CountDownLatch> armed = new AtomicReference<>();
     private volatile Pass heldAcross;
     private final CountDownLatch resume = new CountDownLatch(1);
+    private volatile boolean holderCut;
+    private volatile String holderNotCut;
     private volatile boolean stop;
 
     /**
@@ -104,6 +107,19 @@ final class EnsembleContention {
                 }
                 wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
             }
+        }
+
+        /** @return whether the lease turned UNCERTAIN at some time, waiting at most {@code max} for it */
+        synchronized boolean awaitUncertain(Duration max) throws InterruptedException {
+            long deadline = System.nanoTime() + max.toNanos();
+            while (!changes.contains("HELD->UNCERTAIN")) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            }
+            return true;
         }
 
         synchronized List<long[]> heldSpans() {
@@ -185,6 +201,10 @@ final class EnsembleContention {
             if (!resume.await(settleBound.toMillis() * 3, TimeUnit.MILLISECONDS)) {
                 failure(pass.client + " was never resumed");
             }
+            if (holderCut && !pass.awaitUncertain(settleBound)) {
+                holderNotCut = pass.client + "'s connection was cut, but its lease did not turn UNCERTAIN within "
+                        + settleBound + ": " + pass;
+            }
             pass.awaitSettled(settleBound);
         } else {
             Thread.sleep(HOLD_MS);
@@ -207,9 +227,20 @@ final class EnsembleContention {
         return latch;
     }
 
-    /** Lets the pass that stayed in the critical section leave once its lease settles. */
-    void resume() {
+    /**
+     * Lets the pass that stayed in the critical section leave once its lease settles.
+     *
+     * @param cut whether the failure cut the holder's connection: then it first waits for its lease to turn
+     *            UNCERTAIN, and {@link #holderNotCut()} says if it did not
+     */
+    void resume(boolean cut) {
+        holderCut = cut;
         resume.countDown();
+    }
+
+    /** @return null, or what went wrong when the holder's connection was cut and its lease did not notice */
+    String holderNotCut() {
+        return holderNotCut;
     }
 
     /** Makes every client's loop end after its current pass. */

@@ -32,7 +32,8 @@ import org.lockspi.tck.process.HolderMain;
  * ({@link HolderMain} {@code hold}) starts contending right after the kill. The contracts check safety only,
  * not a provider's timing: no two holders inside the critical section (marker file); no lease reports
  * {@link org.lockspi.LeaseState#HELD HELD} while another client's lease does (the spans recorded by listeners);
- * a lease leaves HELD only through {@code UNCERTAIN} or by release; the time after the kill without a HELD
+ * a lease leaves HELD only through {@code UNCERTAIN} or by release; a holder whose connection the death cut
+ * sees UNCERTAIN within {@link #crashReleaseBound()}; the time after the kill without a HELD
  * lease is bounded by {@link #crashReleaseBound()} plus {@value #ELECTION_SECONDS} s; every client acquires
  * again once the quorum is back. Needs {@link TckBackend.Capability#ENSEMBLE}; each run prints its figures.
  */
@@ -85,11 +86,13 @@ public interface EnsembleFailureContracts extends TckContext {
                     "no client entered the critical section within " + wait);
 
             long kill = System.nanoTime();
-            String killed = leader ? ensemble.killLeader() : ensemble.killFollower(name);
+            // a leader's death cuts every client: the followers drop their clients until a new leader serves
+            EnsembleBackend.Killed killed = leader ? new EnsembleBackend.Killed(ensemble.killLeader(), true)
+                    : ensemble.killFollower(name);
             ChildJvm child = jvms.start(HolderMain.class, "hold", clientUri(), provider().name(), name, "mutex");
             ensemble.awaitQuorum();
             long quorum = System.nanoTime();
-            run.resume();
+            run.resume(killed.holderConnected());
 
             String held = child.awaitLine(wait, "HELD", "ERROR");
             long childHeld = System.nanoTime();
@@ -111,6 +114,7 @@ public interface EnsembleFailureContracts extends TckContext {
 
             List<Pass> passes = run.passes();
             assertEquals(0, run.overlaps(), "times a holder found another one inside the critical section");
+            assertEquals(null, run.holderNotCut());
             checkTransitions(passes);
             List<long[]> spans = new ArrayList<>();
             List<String> owners = new ArrayList<>();
@@ -190,8 +194,8 @@ public interface EnsembleFailureContracts extends TckContext {
         return gap;
     }
 
-    private void report(String rule, boolean leader, String killed, List<Pass> passes, EnsembleContention run,
-            long kill, long quorum, long gap, int total, String releasing) {
+    private void report(String rule, boolean leader, EnsembleBackend.Killed killed, List<Pass> passes,
+            EnsembleContention run, long kill, long quorum, long gap, int total, String releasing) {
         long firstUncertain = -1;
         int uncertain = 0;
         int backToHeld = 0;
@@ -212,11 +216,12 @@ public interface EnsembleFailureContracts extends TckContext {
             }
         }
         Pass across = run.heldAcross();
-        System.out.printf("%s %s, %s killed (%s): quorum back %d ms after the kill; %d leases UNCERTAIN "
-                        + "(first %s after the kill), %d back to HELD, %d LOST; longest time without a HELD lease "
+        System.out.printf("%s %s, %s killed (%s, holder's connection cut: %s): quorum back %d ms after the "
+                        + "kill; %d leases UNCERTAIN (first %s after the kill), %d back to HELD, %d LOST; longest time without a HELD lease "
                         + "after the kill %d ms; overlaps %d; %d passes in this JVM, other JVM %s; lease held "
                         + "across the kill: %s; retried failures %s%n",
-                rule, provider().name(), leader ? "leader" : "follower", killed, ms(quorum - kill), uncertain,
+                rule, provider().name(), leader ? "leader" : "follower", killed.address(),
+                killed.holderConnected() ? "yes" : "no", ms(quorum - kill), uncertain,
                 firstUncertain < 0 ? "none" : ms(firstUncertain) + " ms", backToHeld, lost, ms(gap), run.overlaps(),
                 total, releasing, across, run.failures());
     }

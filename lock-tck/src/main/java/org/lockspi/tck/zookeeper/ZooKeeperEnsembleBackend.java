@@ -226,7 +226,7 @@ public final class ZooKeeperEnsembleBackend implements EnsembleBackend {
      * one (they all talk to the leader).
      */
     @Override
-    public synchronized String killFollower(String lockName) {
+    public synchronized Killed killFollower(String lockName) {
         checkOpen();
         awaitQuorum();
         List<String> nodes = new ArrayList<>();
@@ -255,7 +255,7 @@ public final class ZooKeeperEnsembleBackend implements EnsembleBackend {
                 }
             }
         }
-        return best == null ? kill(FOLLOWING) : kill(best);
+        return best == null ? new Killed(kill(FOLLOWING), false) : new Killed(kill(best), bestRank == 0);
     }
 
     /** Asks the member which sessions are connected to it. Holds the monitor. */
