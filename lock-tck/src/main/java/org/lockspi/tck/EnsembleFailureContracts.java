@@ -28,8 +28,8 @@ import org.lockspi.tck.process.HolderMain;
  * §19 Ensemble failover: when a member of a replicated backend dies ({@code SIGKILL}) while clients contend for
  * a mutex, the lock stays safe and comes back. {@value #CLIENTS} clients in this JVM (separate services) pass
  * through a critical section in turn, one of them holding across the kill (a killed follower is, where possible,
- * the one the holder is connected to); a client in another JVM
- * ({@link HolderMain} {@code hold}) starts contending right after the kill. The contracts check safety only,
+ * the one the holder is connected to); a client in another JVM ({@link HolderMain} {@code hold}) waits for the
+ * lock across the kill. The contracts check safety only,
  * not a provider's timing: no two holders inside the critical section (marker file); no lease reports
  * {@link org.lockspi.LeaseState#HELD HELD} while another client's lease does (the spans recorded by listeners);
  * a lease leaves HELD only through {@code UNCERTAIN} or by release; a holder whose connection the death cut
@@ -74,22 +74,28 @@ public interface EnsembleFailureContracts extends TckContext {
         try (TempDir dir = TempDir.create(); Workers workers = new Workers(CLIENTS);
                 ChildJvm.Group jvms = new ChildJvm.Group()) {
             EnsembleContention run = new EnsembleContention(dir.path(), crashReleaseBound());
+            long start = System.nanoTime();
             List<Future<Integer>> loops = new ArrayList<>();
             for (int i = 0; i < CLIENTS; i++) {
                 org.lockspi.Acquirable lock = openClient().mutex(name);
                 String client = "client-" + i;
                 loops.add(workers.submit(() -> run.hammer(client, lock, wait)));
             }
-            run.awaitPasses(2 * CLIENTS, 0, wait, "before the kill");
+            run.awaitPasses(2 * CLIENTS, start, wait, "before the kill");
             CountDownLatch inside = run.armKill();
             assertTrue(inside.await(wait.toMillis(), TimeUnit.MILLISECONDS),
                     "no client entered the critical section within " + wait);
+            // a client here holds, the others wait; another JVM waits too, queued (INSPECT) before the kill
+            ChildJvm child = jvms.start(HolderMain.class, "hold", clientUri(), provider().name(), name, "mutex");
+            if (backend().capabilities().contains(TckBackend.Capability.INSPECT)) {
+                Poll.until("entries of '" + name + "' (the holder, " + (CLIENTS - 1) + " waiters here, the other "
+                        + "JVM)", CLIENTS + 1, () -> backend().residue(name).size(), wait);
+            }
 
             long kill = System.nanoTime();
             // a leader's death cuts every client: the followers drop their clients until a new leader serves
             EnsembleBackend.Killed killed = leader ? new EnsembleBackend.Killed(ensemble.killLeader(), true)
                     : ensemble.killFollower(name);
-            ChildJvm child = jvms.start(HolderMain.class, "hold", clientUri(), provider().name(), name, "mutex");
             ensemble.awaitQuorum();
             long quorum = System.nanoTime();
             run.resume(killed.holderConnected());

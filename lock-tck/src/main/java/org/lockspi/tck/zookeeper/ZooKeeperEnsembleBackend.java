@@ -210,6 +210,20 @@ public final class ZooKeeperEnsembleBackend implements EnsembleBackend {
                 + Capability.PARENT_REMOVAL);
     }
 
+    /**
+     * @return the client address of the member that serves as leader
+     * @throws IllegalStateException if none does within {@link #QUORUM_BOUND}
+     */
+    public synchronized String leaderAddress() {
+        awaitQuorum();
+        for (Member m : members) {
+            if (m.serves(LEADING)) {
+                return m.address();
+            }
+        }
+        throw new IllegalStateException("no leader after the quorum: " + report()); // awaitQuorum saw one
+    }
+
     @Override
     public synchronized String killLeader() {
         return kill(LEADING);
