@@ -25,7 +25,8 @@ import org.lockspi.LockTimeoutException;
  * through the critical section with the state changes of its lease, the spans in which a lease reported
  * {@link LeaseState#HELD}, and the overlaps the critical section's marker file caught.
  *
- * <p>A pass creates the marker file (creation fails if another holder is inside), stays {@value #HOLD_MS} ms,
+ * <p>A pass whose lease comes back other than HELD (lost while it waited) is recorded, released and retried,
+ * without entering the critical section. A pass creates the marker file (creation fails if another holder is inside), stays {@value #HOLD_MS} ms,
  * and deletes it (it is gone if another holder deleted it). The pass that is inside when the run is
  * {@linkplain #armKill() armed} stays in instead until {@link #resume(boolean)}, until its lease turned
  * {@link LeaseState#UNCERTAIN} if the failure cut its connection, and until it is no longer UNCERTAIN (each
@@ -65,12 +66,13 @@ final class EnsembleContention {
         final List<Long> changedAt = new ArrayList<>(); // guarded by this
         final List<long[]> held = new ArrayList<>(); // guarded by this
         private long heldSince; // guarded by this; -1 when not HELD
-        LeaseState state = LeaseState.HELD; // guarded by this
+        LeaseState state; // guarded by this
 
-        Pass(String client, long acquired) {
+        Pass(String client, long acquired, LeaseState first) {
             this.client = client;
             this.acquired = acquired;
-            this.heldSince = acquired;
+            this.state = first;
+            this.heldSince = first == LeaseState.HELD ? acquired : -1;
         }
 
         @Override
@@ -160,25 +162,37 @@ final class EnsembleContention {
                 Thread.sleep(50); // pace the retries while the connection is down
                 continue;
             }
-            Pass pass = new Pass(client, System.nanoTime());
+            long acquired = System.nanoTime();
+            LeaseState first = lease.state();
+            Pass pass = new Pass(client, acquired, first);
             lease.addListener(pass);
             synchronized (passes) {
                 passes.add(pass);
                 passes.notifyAll();
             }
+            if (first != LeaseState.HELD) {
+                // a lease may come back already UNCERTAIN or LOST (the session died while it waited): no work
+                failure(client + " acquired a lease that is " + first);
+                release(client, lease);
+                continue;
+            }
             try {
                 criticalSection(pass);
             } finally {
                 pass.end(System.nanoTime());
-                try {
-                    lease.release();
-                } catch (LockConnectionException e) {
-                    failure(client + " release: " + e);
-                }
+                release(client, lease);
             }
             count++;
         }
         return count;
+    }
+
+    private void release(String client, Lease lease) {
+        try {
+            lease.release();
+        } catch (LockConnectionException e) {
+            failure(client + " release: " + e);
+        }
     }
 
     private void criticalSection(Pass pass) throws InterruptedException {
