@@ -13,20 +13,22 @@ public interface EnsembleBackend extends TckBackend {
 
     /**
      * Kills the current leader with {@code SIGKILL} and returns once its process is gone; the others elect a new
-     * leader by themselves. At most one member is down at a time.
+     * leader by themselves. At most one member is down at a time. The death cuts every client's connection (in
+     * ZooKeeper the followers drop their clients until a new leader serves), so {@link Killed#holderCut()} is
+     * true.
      *
-     * @return the killed member's client address, such as {@code 127.0.0.1:40123}
+     * @return the killed member
      * @throws IllegalStateException if a member is down already, or no leader serves
      */
-    String killLeader();
+    Killed killLeader();
 
     /**
      * Kills one follower with {@code SIGKILL} and returns once its process is gone; the leader keeps its quorum.
      *
-     * @return the killed member's client address
+     * @return the killed member; {@link Killed#holderCut()} is false, as no lock is named
      * @throws IllegalStateException if a member is down already, or no follower serves
      */
-    String killFollower();
+    Killed killFollower();
 
     /**
      * Kills with {@code SIGKILL} a follower that a client of the lock is connected to, preferring the lock's
@@ -34,18 +36,19 @@ public interface EnsembleBackend extends TckBackend {
      * Returns once its process is gone.
      *
      * @param lockName the lock's name as given to the service
-     * @return the killed member, and whether the lock's holder was connected to it
+     * @return the killed member; {@link Killed#holderCut()} says whether the lock's holder was connected to it
      * @throws IllegalStateException if a member is down already, or no follower serves
      */
     Killed killFollower(String lockName);
 
     /**
-     * A member killed by {@link #killFollower(String)}.
+     * A killed member.
      *
-     * @param address        its client address, such as {@code 127.0.0.1:40123}
-     * @param holderConnected whether the lock's holder was connected to it, so its connection was cut
+     * @param address   its client address, such as {@code 127.0.0.1:40123}
+     * @param holderCut whether the death is known to have cut the connection of the named lock's holder
+     * @param nanoTime  {@link System#nanoTime()} just before the {@code SIGKILL}
      */
-    record Killed(String address, boolean holderConnected) {
+    record Killed(String address, boolean holderCut, long nanoTime) {
     }
 
     /**

@@ -92,13 +92,11 @@ public interface EnsembleFailureContracts extends TckContext {
                         + "JVM)", CLIENTS + 1, () -> backend().residue(name).size(), wait);
             }
 
-            long kill = System.nanoTime();
-            // a leader's death cuts every client: the followers drop their clients until a new leader serves
-            EnsembleBackend.Killed killed = leader ? new EnsembleBackend.Killed(ensemble.killLeader(), true)
-                    : ensemble.killFollower(name);
+            EnsembleBackend.Killed killed = leader ? ensemble.killLeader() : ensemble.killFollower(name);
+            long kill = killed.nanoTime();
             ensemble.awaitQuorum();
             long quorum = System.nanoTime();
-            run.resume(killed.holderConnected());
+            run.resume(killed.holderCut());
 
             String held = child.awaitLine(wait, "HELD", "ERROR");
             long childHeld = System.nanoTime();
@@ -231,7 +229,7 @@ public interface EnsembleFailureContracts extends TckContext {
                         + "after the kill %d ms; overlaps %d; %d passes in this JVM, other JVM %s; lease held "
                         + "across the kill: %s; retried failures %s%n",
                 rule, provider().name(), leader ? "leader" : "follower", killed.address(),
-                killed.holderConnected() ? "yes" : "no", ms(quorum - kill), uncertain,
+                killed.holderCut() ? "yes" : "no", ms(quorum - kill), uncertain,
                 firstUncertain < 0 ? "none" : ms(firstUncertain) + " ms", backToHeld, lost, ms(gap), run.overlaps(),
                 total, releasing, across, run.failures());
     }

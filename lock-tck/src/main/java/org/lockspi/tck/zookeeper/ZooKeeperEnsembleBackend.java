@@ -225,13 +225,13 @@ public final class ZooKeeperEnsembleBackend implements EnsembleBackend {
     }
 
     @Override
-    public synchronized String killLeader() {
-        return kill(LEADING);
+    public synchronized Killed killLeader() {
+        return kill(LEADING, true);
     }
 
     @Override
-    public synchronized String killFollower() {
-        return kill(FOLLOWING);
+    public synchronized Killed killFollower() {
+        return kill(FOLLOWING, false);
     }
 
     /**
@@ -269,7 +269,7 @@ public final class ZooKeeperEnsembleBackend implements EnsembleBackend {
                 }
             }
         }
-        return best == null ? new Killed(kill(FOLLOWING), false) : new Killed(kill(best), bestRank == 0);
+        return best == null ? kill(FOLLOWING, false) : kill(best, bestRank == 0);
     }
 
     /** Asks the member which sessions are connected to it. Holds the monitor. */
@@ -306,7 +306,7 @@ public final class ZooKeeperEnsembleBackend implements EnsembleBackend {
     private static final String LEADING = "LEADING";
     private static final String FOLLOWING = "FOLLOWING";
 
-    private String kill(String role) {
+    private Killed kill(String role, boolean holderCut) {
         checkOpen();
         for (Member m : members) {
             if (!m.alive) {
@@ -316,16 +316,17 @@ public final class ZooKeeperEnsembleBackend implements EnsembleBackend {
         awaitQuorum();
         for (Member m : members) {
             if (m.serves(role)) {
-                return kill(m);
+                return kill(m, holderCut);
             }
         }
         throw new IllegalStateException("no member serves as " + role + ": " + report());
     }
 
-    private String kill(Member m) {
+    private Killed kill(Member m, boolean holderCut) {
         m.alive = false;
+        long at = System.nanoTime();
         m.jvm.kill();
-        return m.address();
+        return new Killed(m.address(), holderCut, at);
     }
 
     @Override
