@@ -26,11 +26,11 @@ import org.lockspi.LockTimeoutException;
  * {@link LeaseState#HELD}, and the overlaps the critical section's marker file caught.
  *
  * <p>A pass whose lease comes back other than HELD (lost while it waited) is recorded, released and retried,
- * without entering the critical section. A pass creates the marker file (creation fails if another holder is inside), stays {@value #HOLD_MS} ms,
- * and deletes it (it is gone if another holder deleted it). The pass that is inside when the run is
- * {@linkplain #armKill() armed} stays in instead until {@link #resume(boolean)}, until its lease turned
- * {@link LeaseState#UNCERTAIN} if the failure cut its connection, and until it is no longer UNCERTAIN (each
- * bounded), so one holder holds across the failure.
+ * without entering the critical section. A pass creates the marker file (creation fails if another holder is
+ * inside), stays {@value #HOLD_MS} ms, and deletes it (it is gone if another holder deleted it). The pass that is
+ * inside when the run is {@linkplain #armKill() armed} stays in instead until {@link #resume(boolean)}, until its
+ * lease turned {@link LeaseState#UNCERTAIN} if the failure cut its connection, and until it is no longer
+ * UNCERTAIN (each bounded), so one holder holds across the failure.
  */
 final class EnsembleContention {
     /** How long an ordinary pass stays in the critical section. */
@@ -281,18 +281,21 @@ final class EnsembleContention {
     }
 
     /**
-     * Waits until {@code count} passes have been acquired at or after {@code since}.
+     * Waits until {@code count} passes have been acquired at or after {@code since}, by as many clients if
+     * {@code distinct}.
      *
      * @throws AssertionError if they were not within {@code max}
      */
-    void awaitPasses(int count, long since, Duration max, String what) throws InterruptedException {
+    void awaitPasses(int count, boolean distinct, long since, Duration max, String what)
+            throws InterruptedException {
         long deadline = System.nanoTime() + max.toNanos();
         synchronized (passes) {
-            while (passes.stream().filter(p -> p.acquired - since >= 0).count() < count) {
+            while (passes.stream().filter(p -> p.acquired - since >= 0).map(p -> distinct ? p.client : p)
+                    .distinct().count() < count) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new AssertionError("fewer than " + count + " passes " + what + " within " + max
-                            + "; retried failures: " + failures());
+                    throw new AssertionError("fewer than " + count + (distinct ? " clients passed " : " passes ")
+                            + what + " within " + max + "; retried failures: " + failures());
                 }
                 passes.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
             }

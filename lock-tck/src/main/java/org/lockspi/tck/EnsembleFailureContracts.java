@@ -1,6 +1,7 @@
 package org.lockspi.tck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.lockspi.Acquirable;
 import org.lockspi.LockFeature;
 import org.lockspi.tck.EnsembleContention.Pass;
 import org.lockspi.tck.internal.Poll;
@@ -29,13 +31,12 @@ import org.lockspi.tck.process.HolderMain;
  * a mutex, the lock stays safe and comes back. {@value #CLIENTS} clients in this JVM (separate services) pass
  * through a critical section in turn, one of them holding across the kill (a killed follower is, where possible,
  * the one the holder is connected to); a client in another JVM ({@link HolderMain} {@code hold}) waits for the
- * lock across the kill. The contracts check safety only,
- * not a provider's timing: no two holders inside the critical section (marker file); no lease reports
- * {@link org.lockspi.LeaseState#HELD HELD} while another client's lease does (the spans recorded by listeners);
- * a lease leaves HELD only through {@code UNCERTAIN} or by release; a holder whose connection the death cut
- * sees UNCERTAIN within {@link #crashReleaseBound()}; the time after the kill without a HELD
- * lease is bounded by {@link #crashReleaseBound()} plus {@value #ELECTION_SECONDS} s; every client acquires
- * again once the quorum is back. Needs {@link TckBackend.Capability#ENSEMBLE}; each run prints its figures.
+ * lock across the kill. The contracts check safety and bounds, not a provider's timing: no two holders inside
+ * the critical section (marker file); no lease reports {@link org.lockspi.LeaseState#HELD HELD} while another
+ * client's lease does (the spans recorded by listeners); a lease leaves HELD only through {@code UNCERTAIN} or by
+ * release; a holder whose connection the death cut sees UNCERTAIN within {@link #crashReleaseBound()}; the time
+ * after the kill without a HELD lease is bounded by {@link #crashReleaseBound()} plus {@value #ELECTION_SECONDS}
+ * s; the other JVM acquires, and then every client here again. Needs {@link TckBackend.Capability#ENSEMBLE}; each run prints its figures.
  */
 public interface EnsembleFailureContracts extends TckContext {
 
@@ -77,11 +78,11 @@ public interface EnsembleFailureContracts extends TckContext {
             long start = System.nanoTime();
             List<Future<Integer>> loops = new ArrayList<>();
             for (int i = 0; i < CLIENTS; i++) {
-                org.lockspi.Acquirable lock = openClient().mutex(name);
+                Acquirable lock = openClient().mutex(name);
                 String client = "client-" + i;
                 loops.add(workers.submit(() -> run.hammer(client, lock, wait)));
             }
-            run.awaitPasses(2 * CLIENTS, start, wait, "before the kill");
+            run.awaitPasses(2 * CLIENTS, false, start, wait, "before the kill");
             CountDownLatch inside = run.armKill();
             assertTrue(inside.await(wait.toMillis(), TimeUnit.MILLISECONDS),
                     "no client entered the critical section within " + wait);
@@ -109,7 +110,7 @@ public interface EnsembleFailureContracts extends TckContext {
                     child::stderrTail);
             assertEquals(0, child.awaitExit(Duration.ofSeconds(20)), child::stderrTail);
 
-            run.awaitPasses(CLIENTS, childRelease, wait, "after the other JVM released");
+            run.awaitPasses(CLIENTS, true, childRelease, wait, "after the other JVM released");
             run.stop();
             int total = 0;
             for (Future<Integer> loop : loops) {
@@ -118,7 +119,7 @@ public interface EnsembleFailureContracts extends TckContext {
 
             List<Pass> passes = run.passes();
             assertEquals(0, run.overlaps(), "times a holder found another one inside the critical section");
-            assertEquals(null, run.holderNotCut());
+            assertNull(run.holderNotCut());
             checkTransitions(passes);
             List<long[]> spans = new ArrayList<>();
             List<String> owners = new ArrayList<>();
@@ -225,9 +226,9 @@ public interface EnsembleFailureContracts extends TckContext {
         }
         Pass across = run.heldAcross();
         System.out.printf("%s %s, %s killed (%s, holder's connection cut: %s): quorum back %d ms after the "
-                        + "kill; %d leases UNCERTAIN (first %s after the kill), %d back to HELD, %d LOST; longest time without a HELD lease "
-                        + "after the kill %d ms; overlaps %d; %d passes in this JVM, other JVM %s; lease held "
-                        + "across the kill: %s; retried failures %s%n",
+                        + "kill; %d leases UNCERTAIN (first %s after the kill), %d back to HELD, %d LOST; longest "
+                        + "time without a HELD lease after the kill %d ms; overlaps %d; %d passes in this JVM, "
+                        + "other JVM %s; lease held across the kill: %s; retried failures %s%n",
                 rule, provider().name(), leader ? "leader" : "follower", killed.address(),
                 killed.holderCut() ? "yes" : "no", ms(quorum - kill), uncertain,
                 firstUncertain < 0 ? "none" : ms(firstUncertain) + " ms", backToHeld, lost, ms(gap), run.overlaps(),
