@@ -313,4 +313,44 @@ final class EnsembleContention {
     int overlaps() {
         return overlaps.get();
     }
+
+    /**
+     * @param spans  spans of HELD, {@code [from, to]} in {@link System#nanoTime()}
+     * @param owners the client of each span
+     * @return null if no two spans of different clients overlap, else which two do and for how long
+     */
+    static String twoHeld(List<long[]> spans, List<String> owners) {
+        for (int i = 0; i < spans.size(); i++) {
+            for (int j = i + 1; j < spans.size(); j++) {
+                long[] a = spans.get(i);
+                long[] b = spans.get(j);
+                if (!owners.get(i).equals(owners.get(j)) && a[0] - b[1] < 0 && b[0] - a[1] < 0) {
+                    long both = Math.min(a[1] - a[0], Math.min(b[1] - b[0], Math.min(a[1] - b[0], b[1] - a[0])));
+                    return owners.get(i) + " and " + owners.get(j) + " both reported HELD for "
+                            + TimeUnit.NANOSECONDS.toMicros(both) + " µs";
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @param spans spans of HELD, {@code [from, to]} in {@link System#nanoTime()}
+     * @param from  where to start looking
+     * @return the longest time after {@code from} covered by no span, up to the end of the last span
+     */
+    static long longestGap(List<long[]> spans, long from) {
+        List<long[]> sorted = new ArrayList<>(spans);
+        sorted.sort((a, b) -> Long.compare(a[0] - from, b[0] - from));
+        long covered = from;
+        long gap = 0;
+        for (long[] span : sorted) {
+            if (span[1] - covered <= 0) {
+                continue;
+            }
+            gap = Math.max(gap, span[0] - covered);
+            covered = span[1];
+        }
+        return gap;
+    }
 }

@@ -3,7 +3,6 @@ package org.lockspi.tck;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -133,8 +132,8 @@ public interface EnsembleFailureContracts extends TckContext {
                 spans.add(new long[] {childHeld, childRelease});
                 owners.add("other JVM");
             }
-            checkNoTwoHeld(spans, owners);
-            long gap = longestGap(spans, kill);
+            assertNull(EnsembleContention.twoHeld(spans, owners), "no lease HELD while another client's is");
+            long gap = EnsembleContention.longestGap(spans, kill);
             Duration gapBound = crashReleaseBound().plusSeconds(ELECTION_SECONDS);
             assertTrue(gap <= gapBound.toNanos(), () -> "no lease was HELD for " + ms(gap) + " ms after the kill,"
                     + " more than " + gapBound + "; passes: " + passes);
@@ -171,36 +170,6 @@ public interface EnsembleFailureContracts extends TckContext {
                         + "): " + pass);
             }
         }
-    }
-
-    /** No two spans of HELD of different clients overlap. */
-    private static void checkNoTwoHeld(List<long[]> spans, List<String> owners) {
-        for (int i = 0; i < spans.size(); i++) {
-            for (int j = i + 1; j < spans.size(); j++) {
-                long[] a = spans.get(i);
-                long[] b = spans.get(j);
-                if (!owners.get(i).equals(owners.get(j)) && a[0] < b[1] && b[0] < a[1]) {
-                    fail(owners.get(i) + " and " + owners.get(j) + " both reported HELD for "
-                            + ms(Math.min(a[1], b[1]) - Math.max(a[0], b[0])) + " ms");
-                }
-            }
-        }
-    }
-
-    /** @return the longest time after {@code from} not covered by a span, up to the last span's end */
-    private static long longestGap(List<long[]> spans, long from) {
-        List<long[]> sorted = new ArrayList<>(spans);
-        sorted.sort((a, b) -> Long.compare(a[0], b[0]));
-        long covered = from;
-        long gap = 0;
-        for (long[] span : sorted) {
-            if (span[1] - covered <= 0) {
-                continue;
-            }
-            gap = Math.max(gap, span[0] - covered);
-            covered = span[1];
-        }
-        return gap;
     }
 
     private void report(String rule, boolean leader, EnsembleBackend.Killed killed, List<Pass> passes,
