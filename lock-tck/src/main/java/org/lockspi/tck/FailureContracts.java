@@ -1,13 +1,13 @@
 package org.lockspi.tck;
 
 /**
- * The contracts about processes and failures (§10 to §18): exclusion across JVMs, crash release, lease loss,
+ * The contracts about processes and failures (§10 to §19): exclusion across JVMs, crash release, lease loss,
  * fencing tokens across restarts and parent removal, fairness and herd-free waiting, unreachable servers,
- * connection suspension, recovery after a restart, lease validity; and the faults of §18 (partition, pause,
- * server restart).
+ * connection suspension, recovery after a restart, lease validity; the faults of §18 (partition, pause, server
+ * restart) and the death of an ensemble's leader or follower (§19).
  */
 public interface FailureContracts extends CrossProcessExclusionContracts, CrashReleaseContracts,
         LeaseLossContracts, FencingTokenContracts, FairnessContracts, HerdFreeContracts,
         UnreachableServerContracts, ConnectionSuspensionContracts, RestartRecoveryContracts,
-        LeaseValidityContracts, FaultContracts {
+        LeaseValidityContracts, FaultContracts, EnsembleFailureContracts {
 }

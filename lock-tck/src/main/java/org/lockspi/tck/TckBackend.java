@@ -44,7 +44,12 @@ public interface TckBackend extends AutoCloseable {
          */
         PARTITION,
         /** {@link #restartWithoutData(Duration)} works. */
-        RESTART_WITHOUT_DATA
+        RESTART_WITHOUT_DATA,
+        /**
+         * The backend is a replicated ensemble whose members can be killed one at a time: it implements
+         * {@link EnsembleBackend}. The ensemble contracts (§19) need it.
+         */
+        ENSEMBLE
     }
 
     /** The floor of every counter on a {@link Capability#HIGH_COUNTERS} backend: {@code 2^32}. */

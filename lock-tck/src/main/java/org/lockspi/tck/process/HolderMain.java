@@ -29,7 +29,8 @@ import org.lockspi.tck.internal.HoldWatch;
  *   <dt>{@code hold <uri> <provider> <lock> <kind>}</dt>
  *   <dd>acquires the lock (waiting up to {@value #WAIT_SECONDS} s), prints {@code HELD <fencing token>} (or
  *       {@code HELD none} without {@link LockFeature#FENCING_TOKENS}) and waits for {@code release} on standard
- *       input, then prints {@code RELEASED} and ends; it also ends when its input closes.</dd>
+ *       input, then prints {@code RELEASING <state>} (the lease's {@link Lease#state()} just before it is
+ *       released), releases, prints {@code RELEASED} and ends; it also ends when its input closes.</dd>
  *   <dt>{@code hammer <uri> <provider> <lock> <kind> <n> <dir>}</dt>
  *   <dd>prints {@code READY}, waits for {@code go} on standard input, then {@code n} times acquires, runs
  *       {@link #guardedIncrement(Path)} on {@code dir} and releases; prints {@code DONE <n>}, or
@@ -128,6 +129,7 @@ public final class HolderMain {
         say("HELD " + (service.features().contains(LockFeature.FENCING_TOKENS) ? lease.fencingToken() : "none"));
         for (String line = in.readLine(); line != null; line = in.readLine()) {
             if (line.equals("release")) {
+                say("RELEASING " + lease.state());
                 lease.release();
                 say("RELEASED");
                 return 0;

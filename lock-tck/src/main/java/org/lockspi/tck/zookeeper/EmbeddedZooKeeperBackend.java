@@ -14,14 +14,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
-import java.util.regex.Pattern;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Version;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
@@ -38,8 +35,8 @@ import org.lockspi.tck.internal.Ports;
 import org.lockspi.tck.internal.Failures;
 
 /**
- * A real ZooKeeper server (the version on the class path, 3.9 here) running in this JVM, with every {@link Capability} but
- * {@code RESTART_WITHOUT_DATA}.
+ * A real ZooKeeper server (the version on the class path, 3.9 here) running in this JVM, with every
+ * {@link Capability} but {@link Capability#ENSEMBLE} and {@code RESTART_WITHOUT_DATA}.
  *
  * <p>The server is a plain {@link ZooKeeperServer} behind a {@link ServerCnxnFactory} on a free port of
  * {@code 127.0.0.1}, as ZooKeeper's own standalone main and Curator's {@code TestingServer} run it, so its session
@@ -76,8 +73,6 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
     public static final int CONTAINER_CHECK_MS = 10_000;
 
     private static final long WAIT_MS = 10_000;
-    /** A sequential node's name ends with ten digits. */
-    private static final Pattern SEQUENTIAL = Pattern.compile("\\d{10}$");
 
     private final Path dataDir;
     /** Chosen at the first start, kept across restarts. */
@@ -208,7 +203,7 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
         DataTree tree = tree();
         List<String> found = new ArrayList<>();
         walk(tree, lockPath(lockName), (path, node) -> {
-            if (isLockNode(path.substring(path.lastIndexOf('/') + 1), node.stat.getEphemeralOwner())) {
+            if (PlainClient.isLockNode(path.substring(path.lastIndexOf('/') + 1), node.stat.getEphemeralOwner())) {
                 found.add(path);
             }
         });
@@ -234,10 +229,6 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
                 walk(tree, childPath, visit);
             }
         }
-    }
-
-    private static boolean isLockNode(String name, long ephemeralOwner) {
-        return EphemeralType.get(ephemeralOwner) == EphemeralType.NORMAL || SEQUENTIAL.matcher(name).find();
     }
 
     /**
@@ -418,7 +409,7 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
         for (String child : children) {
             String childPath = path + "/" + child;
             Stat stat = zk.exists(childPath, false);
-            if (stat != null && isLockNode(child, stat.getEphemeralOwner())) {
+            if (stat != null && PlainClient.isLockNode(child, stat.getEphemeralOwner())) {
                 empty = false;
             } else if (!removeIfUnused(zk, childPath)) {
                 empty = false;
@@ -551,40 +542,9 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
         });
     }
 
-    private interface ClientWork {
-        void run(ZooKeeper zk) throws KeeperException, InterruptedException;
-    }
-
     /** Runs {@code work} with a short-lived plain client on the server's root (no chroot). */
-    private void withClient(ClientWork work) {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = null;
-        try {
-            zk = new ZooKeeper(address(), 10_000, e -> {
-                if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                    connected.countDown();
-                }
-            });
-            if (!connected.await(WAIT_MS, TimeUnit.MILLISECONDS)) {
-                throw new IllegalStateException("cannot connect to " + description() + " within " + WAIT_MS + " ms");
-            }
-            work.run(zk);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot connect to " + description(), e);
-        } catch (KeeperException e) {
-            throw new IllegalStateException("ZooKeeper operation failed on " + description() + ": " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while working on " + description(), e);
-        } finally {
-            if (zk != null) {
-                try {
-                    zk.close();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
+    private void withClient(PlainClient.Work work) {
+        PlainClient.run(address(), description(), work);
     }
 
     private static String parent(String path) {

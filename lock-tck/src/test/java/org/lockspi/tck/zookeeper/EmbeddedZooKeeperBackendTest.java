@@ -13,6 +13,7 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -104,8 +105,8 @@ class EmbeddedZooKeeperBackendTest {
     void uris() throws IOException {
         assertEquals("zookeeper://" + backend.address() + "/tck", backend.uri());
         assertEquals("zookeeper", backend.scheme());
-        assertEquals(EnumSet.complementOf(EnumSet.of(Capability.RESTART_WITHOUT_DATA)), backend.capabilities(),
-                "every capability but a restart that loses the data");
+        assertEquals(EnumSet.complementOf(EnumSet.of(Capability.RESTART_WITHOUT_DATA, Capability.ENSEMBLE)),
+                backend.capabilities(), "every capability but a restart that loses the data, and ENSEMBLE");
         LockUri unreachable = LockUri.parse(backend.unreachableUri());
         assertEquals("/tck", unreachable.path());
         String[] hostPort = unreachable.hostList().split(":");
