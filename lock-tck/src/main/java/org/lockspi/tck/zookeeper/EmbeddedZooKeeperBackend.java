@@ -9,7 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashSet;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.TreeMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -235,18 +237,22 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
      * Expires, on the server, every session that owns an ephemeral node below the lock's path (holders and
      * waiters), as the session tracker does when a session times out: the server closes the session, deletes its
      * ephemeral nodes and drops its connection, and the client learns on reconnecting that its session expired.
-     * Returns once those nodes are gone.
+     * The sessions close in reverse queue order (the last waiter first, the holders last), so that no waiter is
+     * handed the lock in a session this call ends. Returns once those nodes are gone.
      */
     @Override
     public synchronized void forceLoss(String lockName) {
         DataTree tree = tree();
-        Set<Long> owners = new HashSet<>();
+        // the last in the queue first: a waiter's session is closed before the node ahead of it goes, so no
+        // waiter is handed the lock in a session this call is about to end (closes are applied in order)
+        TreeMap<Long, Long> ownerBySequence = new TreeMap<>(Comparator.reverseOrder());
         walk(tree, lockPath(lockName), (path, node) -> {
             long owner = node.stat.getEphemeralOwner();
             if (EphemeralType.get(owner) == EphemeralType.NORMAL) {
-                owners.add(owner);
+                ownerBySequence.put(node.stat.getCzxid(), owner);
             }
         });
+        Set<Long> owners = new LinkedHashSet<>(ownerBySequence.values());
         for (long session : owners) {
             server.getSessionTracker().setSessionClosing(session);
             server.expire(session);
