@@ -194,6 +194,38 @@ public final class ChildJvm implements AutoCloseable {
      */
     public void pause() {
         signal("-STOP");
+        awaitStopped();
+    }
+
+    /**
+     * {@code kill} returns once the signal is sent, not once every thread of the child has stopped: where Linux
+     * shows the process state ({@code /proc/<pid>/stat}), wait until it reads stopped ({@code T}), which no event
+     * announces; elsewhere return at once.
+     */
+    private void awaitStopped() {
+        Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (Files.isReadable(stat)) {
+            try {
+                String line = Files.readString(stat);
+                // the state follows the command name in parentheses, which may itself hold spaces
+                char state = line.charAt(line.lastIndexOf(')') + 2);
+                if (state == 'T' || state == 't') {
+                    return;
+                }
+            } catch (IOException | StringIndexOutOfBoundsException gone) {
+                return; // exited meanwhile, or no state to read
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("child " + process.pid() + " not stopped 5 s after SIGSTOP");
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + this + " to stop", e);
+            }
+        }
     }
 
     /**

@@ -15,7 +15,6 @@ import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.Deadline;
 import org.lockspi.spi.LockKind;
-import org.lockspi.tck.TckBackend;
 
 /**
  * The reference lock server: one namespace of in-memory lock queues, kept in a static registry so that every
@@ -34,7 +33,7 @@ final class MemServer {
     private final Map<String, List<Entry>> queues = new HashMap<>();
     /**
      * Fencing counters per lock name; they outlive the queues, as a zxid outlives its nodes, and start at
-     * {@link TckBackend#HIGH_COUNTER_FLOOR} (2^32), as zxids of a later ZooKeeper epoch do.
+     * {@code TckBackend.HIGH_COUNTER_FLOOR} (2^32), as zxids of a later ZooKeeper epoch do.
      */
     private final Map<String, Long> tokens = new HashMap<>();
     private final Set<MemBackend> clients = new CopyOnWriteArraySet<>();
@@ -207,7 +206,7 @@ final class MemServer {
 
     private void grant(Entry e) {
         e.granted = true;
-        e.token = tokens.merge(e.name, TckBackend.HIGH_COUNTER_FLOOR + 1, (old, first) -> old + 1);
+        e.token = tokens.merge(e.name, (1L << 32) + 1, (old, first) -> old + 1);
     }
 
     /** Removes an entry (if still there) and lets the queue move on. Caller holds the lock. */
