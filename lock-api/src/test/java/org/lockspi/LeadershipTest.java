@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -225,7 +226,7 @@ class LeadershipTest extends EngineTestBase {
         backend.deadlines(leaderLease(backend), now - 1, now + HOUR); // only the clock says so
 
         assertFalse(first.isActive());
-        assertFalse(p.isLeader());
+        assertFalse(p.currentTerm().equals(Optional.of(first)), "the term is no longer current");
         calls.expectStop(first, StopReason.UNCERTAIN);
         Term second = calls.elected();
         assertTrue(second.fencingToken() > first.fencingToken());
@@ -278,14 +279,16 @@ class LeadershipTest extends EngineTestBase {
 
     @Test
     void callbacksRunOneAtATimeOnTheParticipantsThreadAndCloseFromACallbackWorks() throws Exception {
+        CompletableFuture<Participant> joined = new CompletableFuture<>();
         Calls calls = new Calls() {
             @Override
             public void elected(Term term) {
                 super.elected(term);
-                participants.get(0).close(); // from the callback: returns at once, the term ends
+                joined.join().close(); // from the callback: returns at once, the term ends
             }
         };
         Participant p = join(service, "a", calls);
+        joined.complete(p);
         Calls.Call elected = calls.calls.poll(5, TimeUnit.SECONDS);
         assertEquals("elected", elected.what());
         Calls.Call stop = calls.calls.poll(5, TimeUnit.SECONDS);
