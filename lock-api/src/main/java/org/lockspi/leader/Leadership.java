@@ -25,13 +25,13 @@ import org.lockspi.leader.internal.ParticipantImpl;
  * }
  * }</pre>
  *
- * <p><b>How.</b> Each participant holds its registration, the mutex {@link #participantLockName
- * <election>/participants/<id>}, for as long as it has joined (so one id is one participant at a time, across
- * clients), and asks for the mutex {@link #leaderLockName <election>/leader}. Holding that mutex is leading; a
- * term is one acquisition of it. A term ends at the first moment its lease is not {@code HELD}: at
- * {@code UNCERTAIN}, not only when the loss is confirmed. A lease that turns {@code HELD} again does not revive its
- * term: the participant releases it and asks again, so a new term always comes from a new acquisition, with a
- * greater fencing token. After a step-down a participant waits the {@linkplain Builder#rejoinDelay rejoin delay}
+ * <p><b>How.</b> Each participant holds its registration, the mutex {@code <election>/participants/<id>}
+ * ({@link #participantLockName}), for as long as it has joined (so one id is one participant at a time, across
+ * clients), and asks for the mutex {@code <election>/leader} ({@link #leaderLockName}). Holding that mutex is
+ * leading; a term is one acquisition of it. A term ends at the first moment its lease is not {@code HELD}: at
+ * {@code UNCERTAIN}, not only when the loss is confirmed. A lease that turns {@code HELD} again does not revive
+ * its term: the participant releases it and asks again, so a new term always comes from a new acquisition, with
+ * a greater fencing token. After a step-down a participant waits the {@linkplain Builder#rejoinDelay rejoin delay}
  * before it asks again, so that another participant takes over even on a provider without FIFO waiting.
  *
  * <p><b>Features.</b> The provider must declare {@link LockFeature#REENTRANT_MUTEX},
