@@ -354,6 +354,55 @@ class LeadershipTest extends EngineTestBase {
     }
 
     @Test
+    void aParticipantThatSteppedDownAsksAgainOnlyAfterItsRejoinDelay() throws Exception {
+        Calls calls = new Calls();
+        Participant p = Leadership.builder(service, ELECTION, "a").listener(calls)
+                .rejoinDelay(Duration.ofMillis(300)).join();
+        participants.add(p);
+        Term first = calls.elected();
+        long steppedDown = System.nanoTime();
+        assertTrue(p.stepDown());
+        calls.expectStop(first, StopReason.STEPPED_DOWN);
+        Term second = calls.elected(); // nobody else: it leads again, after the delay
+        long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - steppedDown);
+        assertTrue(waited >= 300, "asked again after " + waited + " ms, before the rejoin delay of 300 ms");
+        assertTrue(second.fencingToken() > first.fencingToken());
+    }
+
+    @Test
+    void aListenerThatThrowsIsLoggedAndTheParticipantGoesOn() throws Exception {
+        Calls calls = new Calls() {
+            @Override
+            public void elected(Term term) {
+                super.elected(term);
+                throw new IllegalStateException("the leader's work failed to start");
+            }
+        };
+        Participant p = join(service, "a", calls);
+        Term term = calls.elected();
+        assertTrue(p.isLeader(), "a failing callback does not end the term");
+        assertTrue(p.stepDown());
+        calls.expectStop(term, StopReason.STEPPED_DOWN);
+    }
+
+    @Test
+    void participantsFromTheParticipantsOwnCallbackFindsItself() throws Exception {
+        CompletableFuture<Set<String>> seen = new CompletableFuture<>();
+        Calls calls = new Calls() {
+            @Override
+            public void elected(Term term) {
+                super.elected(term);
+                seen.complete(Leadership.participants(service, ELECTION, List.of("a", "b")));
+            }
+        };
+        join(service, "a", calls);
+        calls.elected();
+        assertEquals(Set.of("a"), seen.get(5, TimeUnit.SECONDS));
+        assertEquals(1, backend.server().holderCount(Leadership.participantLockName(ELECTION, "a")),
+                "the probe left the registration held");
+    }
+
+    @Test
     void badArgumentsAndMissingFeaturesFailAtOnce() {
         LeaderListener l = new Calls();
         assertThrows(NullPointerException.class, () -> Leadership.join(null, ELECTION, "a", l));
