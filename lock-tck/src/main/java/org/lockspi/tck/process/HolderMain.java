@@ -56,8 +56,8 @@ import org.lockspi.tck.internal.HoldWatch;
  *   <dd>joins the election as participant {@code id} ({@link Leadership#join}) and prints {@code JOINED <id>};
  *       whenever elected it tells the {@link FencedRegister} {@code ACQUIRED <id> <token>} and prints
  *       {@code ELECTED <token>}, and when told to stop {@code ENDED <id> <token> <reason>} and
- *       {@code STOPPED <token> <reason>}. On standard input: {@code stepdown} prints {@code STEPDOWN true|false};
- *       {@code close} closes the participant, prints {@code CLOSED} and ends.</dd>
+ *       {@code STOPPED <token> <reason>}. {@code close} on standard input, or its end, closes the participant;
+ *       then it prints {@code CLOSED} and ends.</dd>
  * </dl>
  * {@code <kind>} is {@code mutex} or {@code non-reentrant}. Any failure prints {@code ERROR <exception>} and exits
  * with {@value #EXIT_ERROR}; the stack trace goes to standard error.
@@ -216,23 +216,15 @@ public final class HolderMain {
             }
         };
         try (Participant participant = Leadership.join(service, election, id, listener)) {
-            say("JOINED " + id);
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                switch (line) {
-                    case "stepdown":
-                        say("STEPDOWN " + participant.stepDown());
-                        break;
-                    case "close":
-                        participant.close();
-                        say("CLOSED");
-                        return 0;
-                    default:
-                        say("ERROR unknown command: " + line);
-                        return EXIT_ERROR;
-                }
+            say("JOINED " + participant.id());
+            String line = in.readLine(); // blocks while the participant runs
+            if (line != null && !line.equals("close")) {
+                say("ERROR unknown command: " + line);
+                return EXIT_ERROR;
             }
-        }
-        return 0; // the parent is gone
+        } // on close, or when the parent is gone: the participant leaves the election
+        say("CLOSED");
+        return 0;
     }
 
     private static long jumpMs(HoldWatch watch) {
