@@ -132,6 +132,23 @@ class RedisProviderTest {
         }
     }
 
+    /**
+     * §13.6 for this provider, which the TCK cannot check here (a Redis counter starts at 0 and the backend
+     * cannot raise counters of locks it does not know yet): tokens are {@code max(counter + 1, server TIME in
+     * ms)}, so the first token of a fresh lock is already above 2^32, and a token cut to 32 bits would not be.
+     */
+    @Test
+    void tokensOfAFreshLockAreAboveTwoToThe32AndIncrease() throws InterruptedException {
+        String name = name("high");
+        long last = 1L << 32;
+        for (int i = 0; i < 3; i++) {
+            try (Lease lease = client().mutex(name).acquire(Duration.ofSeconds(5))) {
+                assertTrue(lease.fencingToken() > last, "token " + lease.fencingToken() + " not above " + last);
+                last = lease.fencingToken();
+            }
+        }
+    }
+
     @Test
     void forcedLossIsReportedAndTheLateReleaseLeavesTheNewHolderAlone() throws InterruptedException {
         String name = name("forced");

@@ -291,6 +291,7 @@ public interface FaultContracts extends TckContext {
                 if (a.isHeld()) {
                     register.write("first", tokenA); // a guarded write, as a careful holder does
                 }
+                register.ended("first", tokenA, "RELEASING"); // it stops using the lock, then releases it
                 a.release();
             }
             Lease second;

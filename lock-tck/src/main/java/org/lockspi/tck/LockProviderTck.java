@@ -58,7 +58,7 @@ import org.lockspi.tck.report.ConformanceReport;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(60)
-@ExtendWith(ConformanceWatcher.class)
+@ExtendWith({ConformanceWatcher.class, ContractScope.class})
 public abstract class LockProviderTck implements CoreContracts, FailureContracts {
 
     /** Distinguishes the lock names of this run from those of earlier runs against the same server. */
