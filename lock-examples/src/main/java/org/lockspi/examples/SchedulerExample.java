@@ -11,7 +11,7 @@ import java.util.Set;
 import org.lockspi.tck.process.ChildJvm;
 
 /**
- * The use of the original raw-ZooKeeper article: scheduler nodes that elect one poller through a lock, and a
+ * The use of the original raw-ZooKeeper article: scheduler nodes that elect one poller ({@code Leadership}), and a
  * take-over when the poller's process dies. This process starts the lock server (ZooKeeper by default, Redis with
  * {@code --redis}, none with {@code --uri}) and {@code --nodes} {@link SchedulerNode} processes; it lets the poller
  * poll a few times, kills its process with {@code SIGKILL} (no clean-up, as in a crash), and measures how long until
@@ -92,12 +92,12 @@ public final class SchedulerExample {
         try (ExampleBackend backend = ExampleBackend.start(a, "/scheduler", Duration.ofMillis(session));
              ChildJvm.Group group = new ChildJvm.Group()) {
             out.println("lock:      " + backend.description());
-            out.println("lock URI:  " + backend.display() + "   lock name: " + name);
+            out.println("lock URI:  " + backend.display() + "   election: " + name);
             Map<ChildJvm, String> labels = new HashMap<>();
             List<ChildJvm> children = new ArrayList<>();
             for (int i = 1; i <= nodes; i++) {
                 ChildJvm child = group.start(SchedulerNode.class, "--lock=" + backend.uri(), "--name=" + name,
-                        "--interval=" + interval);
+                        "--id=node-" + i, "--interval=" + interval);
                 children.add(child);
                 labels.put(child, "node-" + i + " (pid " + child.pid() + ")");
             }
@@ -122,8 +122,8 @@ public final class SchedulerExample {
                 if (words[0].equals("STANDBY")) {
                     provider = words[1];
                     if (++ready == nodes) {
-                        out.println(nodes + " scheduler processes up, provider " + provider + "; each waits for the"
-                                + " lock, one holds it");
+                        out.println(nodes + " scheduler processes up, provider " + provider + "; one is elected,"
+                                + " the others stand by");
                     }
                 } else if (words[0].equals("POLLER")) {
                     if (poller != null && poller != l.child()) {

@@ -1,13 +1,14 @@
 package org.lockspi.tck;
 
 /**
- * The contracts about processes and failures (§10 to §19): exclusion across JVMs, crash release, lease loss,
+ * The contracts about processes and failures (§10 to §20): exclusion across JVMs, crash release, lease loss,
  * fencing tokens across restarts and parent removal, fairness and herd-free waiting, unreachable servers,
  * connection suspension, recovery after a restart, lease validity; the faults of §18 (partition, pause, server
- * restart) and the death of an ensemble's leader or follower (§19).
+ * restart), the death of an ensemble's leader or follower (§19), and leader election through crashes, session
+ * loss and partitions (§20).
  */
 public interface FailureContracts extends CrossProcessExclusionContracts, CrashReleaseContracts,
         LeaseLossContracts, FencingTokenContracts, FairnessContracts, HerdFreeContracts,
         UnreachableServerContracts, ConnectionSuspensionContracts, RestartRecoveryContracts,
-        LeaseValidityContracts, FaultContracts, EnsembleFailureContracts {
+        LeaseValidityContracts, FaultContracts, EnsembleFailureContracts, LeadershipContracts {
 }

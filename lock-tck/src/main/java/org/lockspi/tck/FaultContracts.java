@@ -18,8 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -31,6 +29,7 @@ import org.lockspi.LeaseState;
 import org.lockspi.LockConnectionException;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
+import org.lockspi.tck.internal.Checks;
 import org.lockspi.tck.internal.FencedRegister;
 import org.lockspi.tck.internal.HoldWatch;
 import org.lockspi.tck.internal.Poll;
@@ -384,12 +383,7 @@ public interface FaultContracts extends TckContext {
 
     /** @return the session timeout or lease time in {@link #clientUri()}, if it names one */
     private Optional<Duration> sessionOrLeaseTime() {
-        Matcher m = Pattern.compile("[?&](?:sessionTimeout|leaseTime)=(\\d+)(ms|s)\\b").matcher(clientUri());
-        if (!m.find()) {
-            return Optional.empty();
-        }
-        long n = Long.parseLong(m.group(1));
-        return Optional.of(m.group(2).equals("s") ? Duration.ofSeconds(n) : Duration.ofMillis(n));
+        return Checks.sessionOrLeaseTime(clientUri());
     }
 
     /** Prints one line of measured times, with each as a multiple of T where T is known. */

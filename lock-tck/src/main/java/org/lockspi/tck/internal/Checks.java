@@ -8,7 +8,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.lockspi.LockFeature;
 import org.lockspi.spi.LockProvider;
@@ -147,6 +150,22 @@ public final class Checks {
         int at = authority.lastIndexOf('@');
         String hosts = at < 0 ? authority : authority.substring(at + 1);
         return uri.substring(0, start) + user + ":" + password + "@" + hosts + uri.substring(end);
+    }
+
+    /**
+     * The session timeout or lease time a client URI names ({@code sessionTimeout=} or {@code leaseTime=}, in
+     * {@code ms} or {@code s}): the {@code T} that the fault and leadership contracts print their figures in.
+     *
+     * @param uri a client URI
+     * @return the time, if the URI names one
+     */
+    public static Optional<Duration> sessionOrLeaseTime(String uri) {
+        Matcher m = Pattern.compile("[?&](?:sessionTimeout|leaseTime)=(\\d+)(ms|s)\\b").matcher(uri);
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        long n = Long.parseLong(m.group(1));
+        return Optional.of(m.group(2).equals("s") ? Duration.ofSeconds(n) : Duration.ofMillis(n));
     }
 
     /**

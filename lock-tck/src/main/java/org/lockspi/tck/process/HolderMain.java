@@ -17,6 +17,11 @@ import org.lockspi.LockConnectionException;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
+import org.lockspi.leader.LeaderListener;
+import org.lockspi.leader.Leadership;
+import org.lockspi.leader.Participant;
+import org.lockspi.leader.StopReason;
+import org.lockspi.leader.Term;
 import org.lockspi.tck.internal.FencedRegister;
 import org.lockspi.tck.internal.HoldWatch;
 
@@ -47,6 +52,12 @@ import org.lockspi.tck.internal.HoldWatch;
  *       register with the lease's token and prints {@code WRITE OK} or {@code WRITE STALE}; {@code release}
  *       releases, prints {@code RELEASED} (or {@code RELEASED unconfirmed: <message>} if the release threw
  *       {@link LockConnectionException}: released locally, the server was not told) and ends. Needs {@link LockFeature#FENCING_TOKENS}.</dd>
+ *   <dt>{@code lead <uri> <provider> <election> <id> <registerPort>}</dt>
+ *   <dd>joins the election as participant {@code id} ({@link Leadership#join}) and prints {@code JOINED <id>};
+ *       whenever elected it tells the {@link FencedRegister} {@code ACQUIRED <id> <token>} and prints
+ *       {@code ELECTED <token>}, and when told to stop {@code ENDED <id> <token> <reason>} and
+ *       {@code STOPPED <token> <reason>}. {@code close} on standard input, or its end, closes the participant;
+ *       then it prints {@code CLOSED} and ends.</dd>
  * </dl>
  * {@code <kind>} is {@code mutex} or {@code non-reentrant}. Any failure prints {@code ERROR <exception>} and exits
  * with {@value #EXIT_ERROR}; the stack trace goes to standard error.
@@ -77,16 +88,21 @@ public final class HolderMain {
      */
     public static void main(String[] args) {
         if (args.length < 5 || !(args[0].equals("hold") && args.length == 5
-                || args[0].equals("hammer") && args.length == 7 || args[0].equals("guard") && args.length == 7)) {
+                || args[0].equals("hammer") && args.length == 7 || args[0].equals("guard") && args.length == 7
+                || args[0].equals("lead") && args.length == 6)) {
             System.err.println("usage: hold <uri> <provider> <lock> <kind> | hammer <uri> <provider> <lock> <kind>"
-                    + " <n> <dir> | guard <uri> <provider> <lock> <kind> <registerPort> <client>");
+                    + " <n> <dir> | guard <uri> <provider> <lock> <kind> <registerPort> <client>"
+                    + " | lead <uri> <provider> <election> <id> <registerPort>");
             System.exit(EXIT_USAGE);
         }
         int exit;
         try (LockService service = Locks.open(args[1], args[2])) {
-            Acquirable lock = lock(service, args[3], args[4]);
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            Acquirable lock = args[0].equals("lead") ? null : lock(service, args[3], args[4]);
             switch (args[0]) {
+                case "lead":
+                    exit = lead(service, args[3], args[4], Integer.parseInt(args[5]), in);
+                    break;
                 case "hold":
                     exit = hold(service, lock, in);
                     break;
@@ -181,6 +197,33 @@ public final class HolderMain {
                 }
             }
         }
+        return 0;
+    }
+
+    private static int lead(LockService service, String election, String id, int register, BufferedReader in)
+            throws IOException {
+        LeaderListener listener = new LeaderListener() {
+            @Override
+            public void elected(Term term) {
+                FencedRegister.request(register, "ACQUIRED " + id + " " + term.fencingToken());
+                say("ELECTED " + term.fencingToken());
+            }
+
+            @Override
+            public void stopLeading(Term term, StopReason reason) {
+                FencedRegister.request(register, "ENDED " + id + " " + term.fencingToken() + " " + reason);
+                say("STOPPED " + term.fencingToken() + " " + reason);
+            }
+        };
+        try (Participant participant = Leadership.join(service, election, id, listener)) {
+            say("JOINED " + participant.id());
+            String line = in.readLine(); // blocks while the participant runs
+            if (line != null && !line.equals("close")) {
+                say("ERROR unknown command: " + line);
+                return EXIT_ERROR;
+            }
+        } // on close, or when the parent is gone: the participant leaves the election
+        say("CLOSED");
         return 0;
     }
 

@@ -12,7 +12,7 @@ public final class MemTckBackend implements TckBackend {
      * The rules the in-memory server cannot verify for the reference provider, by the capability it lacks, for
      * {@code unverifiedRulesAllowed()}: clients in other JVMs cannot reach it ({@code OTHER_PROCESSES}), it has
      * no TCP port to put a proxy in front of ({@code PARTITION}) and no restart that loses its data
-     * ({@code RESTART_WITHOUT_DATA}).
+     * ({@code RESTART_WITHOUT_DATA}): the cross-process, partition and restart rules of §10, §18 and §20.
      */
     public static final Map<String, String> UNVERIFIABLE = Map.of(
             "§10.1", "the in-memory server is not reachable from another JVM",
@@ -20,7 +20,9 @@ public final class MemTckBackend implements TckBackend {
             "§18.1", "the in-memory server has no TCP port to cut a client off at",
             "§18.2", "the in-memory server has no TCP port to cut a client off at",
             "§18.3", "the in-memory server is not reachable from another JVM",
-            "§18.5", "the in-memory server has no restart that loses its data");
+            "§18.5", "the in-memory server has no restart that loses its data",
+            "§20.2", "the in-memory server is not reachable from another JVM",
+            "§20.4", "the in-memory server has no TCP port to cut a client off at");
 
     private final MemServer server = MemServer.start();
     private final Set<Capability> capabilities;
