@@ -48,7 +48,7 @@ public interface NameContracts extends TckContext {
         }
     }
 
-    /** Names at the edges of the grammar, each under {@code stem}. */
+    /** Names at the edges of the readable form, each under {@code stem}. */
     private static List<String> validNames(String stem) {
         List<String> names = new ArrayList<>();
         names.add(stem);
