@@ -7,5 +7,6 @@ package org.lockspi.tck;
  */
 public interface CoreContracts extends DiscoveryContracts, NameContracts, AnyNameContracts, MutualExclusionContracts,
         StockScenarioContracts, ReentrancyContracts, TimeoutContracts, ReadWriteContracts, ReadWriteDowngradeContracts,
-        SemaphoreContracts, NonReentrantMutexContracts, HygieneContracts, FeatureAbsenceContracts {
+        SemaphoreContracts, NonReentrantMutexContracts, HygieneContracts, FeatureAbsenceContracts,
+        ExecuteLockedContracts {
 }
