@@ -36,7 +36,8 @@ import org.lockspi.internal.Names;
  * <p><b>Accepted names.</b> Any non-null, non-empty string of well-formed UTF-16 (an unpaired surrogate has no
  * UTF-8 form, so it is refused) of at most {@value #MAX_NAME_BYTES} UTF-8 bytes. An encoded key is then at most
  * 5,463 characters long: ZooKeeper bounds a path only by its {@code jute.maxbuffer} (1 MB by default), Redis keys
- * by 512 MB.
+ * by 512 MB. (A listing of the URI path, {@code ls /myapp}, carries every key in one response under the same
+ * 1 MB: a few hundred names near the limit fill it; the providers never list it.)
  *
  * <p>Stateless and thread-safe.
  */
