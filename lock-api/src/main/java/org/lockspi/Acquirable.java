@@ -1,6 +1,7 @@
 package org.lockspi;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 
@@ -89,4 +90,83 @@ public interface Acquirable {
      * @return the view; the same instance on every call
      */
     Lock asJavaLock();
+
+    // ---- locked work ---------------------------------------------------------------------------------------------
+
+    /**
+     * Acquires, runs {@code task} while the lock is held, and releases on every path: the
+     * {@code try (Lease lease = acquire(timeout)) { lease.checkValid(); return task.run(lease); }} of locked work.
+     *
+     * <pre>{@code
+     * Invoice invoice = locks.mutex("orders/42").executeLocked(Duration.ofSeconds(5),
+     *         lease -> store.bill(order, lease.fencingToken()));   // the store refuses stale tokens
+     * }</pre>
+     *
+     * <ul>
+     *   <li><b>Start.</b> The task runs on the calling thread, and only on a lease that is {@link LeaseState#HELD}
+     *       once acquired: a lease that is already {@code UNCERTAIN} or {@code LOST} (the connection was suspended
+     *       or the session ended while the lock was granted) is released and {@link LeaseLostException} thrown,
+     *       the task not run. A timeout, an interrupt, a closed service or a failed connection throw as
+     *       {@link #acquire(Duration)} does, the task not run.</li>
+     *   <li><b>End.</b> The lease is released when the task returns or throws. A task's exception is thrown on as
+     *       it is (same instance, so a checked {@code X} keeps its type), with a failure of the release added to
+     *       it as {@linkplain Throwable#addSuppressed suppressed}. A task that returns whose release fails (the
+     *       server could not be told: the lease is released locally and the server frees the lock later, see
+     *       {@link Lease#release()}) gets the release's {@link LockConnectionException}: its work is done, its
+     *       value is lost, as with {@code try}-with-resources.</li>
+     *   <li><b>Meanwhile.</b> The task is not stopped if the lease is lost while it runs: it should call
+     *       {@link Lease#checkValid()} before each guarded write and pass the {@linkplain Lease#fencingToken()
+     *       fencing token} with it. A reentrant lock's task may acquire the same lock again (a nested lease).</li>
+     * </ul>
+     *
+     * @param timeout how long to wait for the lock, from zero to {@link #MAX_TIMEOUT}
+     * @param task    the work, given the lease
+     * @param <T>     the type of the task's value
+     * @param <X>     the checked exception the task may throw ({@link RuntimeException} when it throws none)
+     * @return what the task returned
+     * @throws X                        what the task threw, after the release
+     * @throws LockTimeoutException     if the lock was not acquired within {@code timeout}; the task did not run
+     * @throws LeaseLostException       if the lease was not {@code HELD} once acquired; the task did not run
+     * @throws NullPointerException     if {@code timeout} or {@code task} is null
+     * @throws IllegalArgumentException if {@code timeout} is negative or longer than {@link #MAX_TIMEOUT}
+     * @throws InterruptedException     if the thread was interrupted while acquiring; the task did not run
+     * @throws LockConnectionException  as {@link #acquire()}, or if the release after a task that returned failed
+     * @throws IllegalStateException    if the service is closed; the task did not run
+     * @throws IllegalMonitorStateException as {@link #acquire()}
+     */
+    default <T, X extends Exception> T executeLocked(Duration timeout, LockedTask<T, X> task)
+            throws X, InterruptedException {
+        Objects.requireNonNull(task, "task is null");
+        try (Lease lease = acquire(timeout)) {
+            lease.checkValid();
+            return task.run(lease);
+        }
+    }
+
+    /**
+     * {@link #executeLocked(Duration, LockedTask)} for work without a value that does not need the lease:
+     * {@code lock.executeLocked(Duration.ofSeconds(5), () -> report.regenerate());}. Same start, end and
+     * exceptions.
+     *
+     * @param timeout how long to wait for the lock, from zero to {@link #MAX_TIMEOUT}
+     * @param action  the work
+     * @param <X>     the checked exception the action may throw ({@link RuntimeException} when it throws none)
+     * @throws X                        what the action threw, after the release
+     * @throws LockTimeoutException     as {@link #executeLocked(Duration, LockedTask)}
+     * @throws LeaseLostException       as {@link #executeLocked(Duration, LockedTask)}
+     * @throws NullPointerException     if {@code timeout} or {@code action} is null
+     * @throws IllegalArgumentException as {@link #executeLocked(Duration, LockedTask)}
+     * @throws InterruptedException     as {@link #executeLocked(Duration, LockedTask)}
+     * @throws LockConnectionException  as {@link #executeLocked(Duration, LockedTask)}
+     * @throws IllegalStateException    as {@link #executeLocked(Duration, LockedTask)}
+     * @throws IllegalMonitorStateException as {@link #acquire()}
+     */
+    default <X extends Exception> void executeLocked(Duration timeout, LockedAction<X> action)
+            throws X, InterruptedException {
+        Objects.requireNonNull(action, "action is null");
+        executeLocked(timeout, lease -> {
+            action.run();
+            return null;
+        });
+    }
 }

@@ -9,11 +9,15 @@ import java.util.Set;
  * <p><b>Clients.</b> Two services are two clients, even in one JVM: they exclude each other exactly as two
  * processes do. Reentrancy and ownership are per thread within one service.
  *
- * <p><b>Names.</b> Every provider accepts the same lock names: one to eight segments separated by {@code '/'},
- * each segment 1 to 64 characters from {@code [A-Za-z0-9_.-]}, not starting with {@code '.'}; 255 characters
- * in all. Examples: {@code orders}, {@code billing/invoice-42}, {@code jobs/nightly_report.v2}. The backend
- * maps a name under the URI's path (ZooKeeper) or key prefix (Redis). Use one name for one kind of lock: a
- * service refuses to hand out the same name as two kinds.
+ * <p><b>Names.</b> Any string is a lock name: non-null, non-empty, well-formed UTF-16 (no unpaired surrogate),
+ * at most 4096 UTF-8 bytes ({@link org.lockspi.spi.LockKeys#MAX_NAME_BYTES}); {@code user:alice@example.com},
+ * {@code order#42} and a URL are names. Names of the <em>readable form</em> (one to eight segments separated by
+ * {@code '/'}, each 1 to 64 characters from {@code [A-Za-z0-9_.-]}, not starting with {@code '.'}; 255
+ * characters in all: {@code orders}, {@code billing/invoice-42}) are stored under the URI's path (ZooKeeper) or
+ * key prefix (Redis) as they are; every other name is stored under the key {@code '~'} + URL-safe base64 of its
+ * UTF-8 bytes, documented on {@link org.lockspi.spi.LockKeys}, the same for every provider. Two different names
+ * are two different locks. {@link Acquirable#name()}, {@link Lease#lockName()} and messages show the name as
+ * given. Use one name for one kind of lock: a service refuses to hand out the same name as two kinds.
  *
  * <p><b>Lifecycle.</b> {@link #close()} ends every lease of the service (they turn
  * {@link LeaseState#RELEASED} and the server frees them), stops its threads, and is idempotent; afterwards
@@ -30,7 +34,8 @@ public interface LockService extends AutoCloseable {
      * @param name the lock's name
      * @return the lock; the same instance for the same name
      * @throws NullPointerException          if {@code name} is null
-     * @throws IllegalArgumentException      if {@code name} breaks the name grammar, or is in use as another kind
+     * @throws IllegalArgumentException      if {@code name} is empty, not well-formed UTF-16 or longer
+     *                                       than 4096 UTF-8 bytes, or is in use as another kind
      * @throws UnsupportedOperationException if the provider lacks {@link LockFeature#REENTRANT_MUTEX}
      * @throws IllegalStateException         if the service is closed
      */
@@ -43,7 +48,8 @@ public interface LockService extends AutoCloseable {
      * @param name the lock's name
      * @return the lock; the same instance for the same name
      * @throws NullPointerException          if {@code name} is null
-     * @throws IllegalArgumentException      if {@code name} breaks the name grammar, or is in use as another kind
+     * @throws IllegalArgumentException      if {@code name} is empty, not well-formed UTF-16 or longer
+     *                                       than 4096 UTF-8 bytes, or is in use as another kind
      * @throws UnsupportedOperationException if the provider lacks {@link LockFeature#NON_REENTRANT_MUTEX}
      * @throws IllegalStateException         if the service is closed
      */
@@ -55,7 +61,8 @@ public interface LockService extends AutoCloseable {
      * @param name the lock's name
      * @return the lock; the same instance for the same name
      * @throws NullPointerException          if {@code name} is null
-     * @throws IllegalArgumentException      if {@code name} breaks the name grammar, or is in use as another kind
+     * @throws IllegalArgumentException      if {@code name} is empty, not well-formed UTF-16 or longer
+     *                                       than 4096 UTF-8 bytes, or is in use as another kind
      * @throws UnsupportedOperationException if the provider lacks {@link LockFeature#READ_WRITE}
      * @throws IllegalStateException         if the service is closed
      */
@@ -68,8 +75,9 @@ public interface LockService extends AutoCloseable {
      * @param permits how many leases may be held at once, at least 1
      * @return the semaphore; the same instance for the same name and permits
      * @throws NullPointerException          if {@code name} is null
-     * @throws IllegalArgumentException      if {@code permits < 1}, if {@code name} breaks the name grammar, is
-     *                                       in use as another kind or with other permits
+     * @throws IllegalArgumentException      if {@code permits < 1}, if {@code name} is empty, not well-formed
+     *                                       UTF-16 or longer than 4096 UTF-8 bytes, is in use as another kind or
+     *                                       with other permits
      * @throws UnsupportedOperationException if the provider lacks {@link LockFeature#SEMAPHORE}
      * @throws IllegalStateException         if the service is closed
      */

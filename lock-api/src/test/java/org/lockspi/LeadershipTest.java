@@ -350,7 +350,39 @@ class LeadershipTest extends EngineTestBase {
         assertEquals(Set.of("b"), Leadership.participants(asker, ELECTION, List.of("a", "b", "x")));
         assertEquals(Set.of(), Leadership.participants(asker, ELECTION, List.of()));
         assertThrows(IllegalArgumentException.class,
-                () -> Leadership.participants(asker, ELECTION, List.of("a/b")));
+                () -> Leadership.participants(asker, ELECTION, List.of("")));
+    }
+
+    @Test
+    void anyElectionAndIdWorkAndDerivedNamesStayApart() throws Exception {
+        String election = "tenant:acme/jobs#1";
+        Calls a = new Calls();
+        Calls b = new Calls();
+        Participant pa = Leadership.builder(service, election, "node 1/a").listener(a).join();
+        participants.add(pa);
+        Term first = a.elected();
+        assertEquals(election, first.election());
+        assertEquals("node 1/a", first.participantId());
+        Participant pb = Leadership.builder(otherClient(), election, "node 1").listener(b).join();
+        participants.add(pb);
+        backend.server().awaitWaiting(1); // "node 1" is another id: it registers and waits for the leader lock
+        assertEquals(Set.of("node 1/a", "node 1"), Leadership.participants(otherClient(), election,
+                List.of("node 1/a", "node 1", "node 1/b")));
+
+        assertEquals("tenant:acme/jobs#1/leader", Leadership.leaderLockName(election));
+        assertEquals("tenant:acme/jobs#1/participants/~bm9kZSAxL2E", Leadership.participantLockName(election,
+                "node 1/a"));
+        assertEquals("jobs/scheduler/participants/node-1", Leadership.participantLockName(ELECTION, "node-1"),
+                "readable ids are not encoded");
+        // an id with '/' cannot reach into another election's names
+        assertEquals("a/participants/~Yi9wYXJ0aWNpcGFudHMvYw", Leadership.participantLockName("a",
+                "b/participants/c"));
+        assertEquals(1, backend.server().holderCount(
+                org.lockspi.spi.LockKeys.key(Leadership.leaderLockName(election))));
+
+        pa.close();
+        a.expectStop(first, StopReason.CLOSED);
+        assertTrue(b.elected().fencingToken() > first.fencingToken());
     }
 
     @Test
@@ -410,13 +442,15 @@ class LeadershipTest extends EngineTestBase {
         assertThrows(NullPointerException.class, () -> Leadership.join(service, ELECTION, null, l));
         assertThrows(NullPointerException.class, () -> Leadership.join(service, ELECTION, "a", null));
         IllegalArgumentException id = assertThrows(IllegalArgumentException.class,
-                () -> Leadership.join(service, ELECTION, "a/b", l));
-        assertTrue(id.getMessage().contains("'a/b'"), id.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> Leadership.join(service, ELECTION, "", l));
-        assertThrows(IllegalArgumentException.class, () -> Leadership.join(service, ELECTION, ".a", l));
+                () -> Leadership.join(service, ELECTION, "", l));
+        assertEquals("participant id is no valid lock name: lock name is empty", id.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Leadership.join(service, ELECTION, "a\ud800", l));
+        assertEquals("election name is empty", assertThrows(IllegalArgumentException.class,
+                () -> Leadership.join(service, "", "x", l)).getMessage());
         IllegalArgumentException name = assertThrows(IllegalArgumentException.class,
-                () -> Leadership.join(service, "a//b", "x", l));
-        assertTrue(name.getMessage().startsWith("election 'a//b' with participant 'x' gives no valid lock name"),
+                () -> Leadership.join(service, "e".repeat(4090), "x", l));
+        assertTrue(name.getMessage().startsWith("election 'eee") && name.getMessage().contains(
+                "' with participant 'x' gives no valid lock name: lock name longer than 4096 UTF-8 bytes"),
                 name.getMessage());
         IllegalArgumentException delay = assertThrows(IllegalArgumentException.class,
                 () -> Leadership.builder(service, ELECTION, "a").rejoinDelay(Duration.ofMillis(-1)));

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.lockspi.fixture.MemoryBackend;
 import org.lockspi.fixture.MemoryProvider;
 import org.lockspi.spi.AcquireRequest;
+import org.lockspi.spi.LockKeys;
 import org.lockspi.spi.LockKind;
 
 /** Reentrancy, ownership, read-write rules, lease-style locks, handles and arguments. */
@@ -240,7 +242,7 @@ class LockSemanticsTest extends EngineTestBase {
         assertTrue(other.getMessage().contains("semaphore 's' has 3 permits") && other.getMessage().contains("4"),
                 other.getMessage());
         assertThrows(NullPointerException.class, () -> service.semaphore(null, 1));
-        assertThrows(IllegalArgumentException.class, () -> service.semaphore("a b", 1));
+        assertThrows(IllegalArgumentException.class, () -> service.semaphore("", 1));
     }
 
     @Test
@@ -265,12 +267,36 @@ class LockSemanticsTest extends EngineTestBase {
         assertThrows(NullPointerException.class, () -> service.mutex(null));
         assertThrows(NullPointerException.class, () -> service.readWriteLock(null));
         assertThrows(NullPointerException.class, () -> service.nonReentrantMutex(null));
-        for (String bad : List.of("", "/a", "a/", ".a", "a b", "x".repeat(65))) {
+        for (String bad : List.of("", "a\ud800", "\udc00b", "x".repeat(4097), "\u00e4".repeat(2049))) {
             assertThrows(IllegalArgumentException.class, () -> service.mutex(bad));
             assertThrows(IllegalArgumentException.class, () -> service.readWriteLock(bad));
             assertThrows(IllegalArgumentException.class, () -> service.nonReentrantMutex(bad));
             assertThrows(IllegalArgumentException.class, () -> service.semaphore(bad, 1));
         }
+    }
+
+    @Test
+    void anyStringIsALockNameAndTheBackendGetsItsKey() throws Exception {
+        List<String> names = List.of("user:alice@example.com", "order#42", "/a", "a/", "a//b", ".a", "a",
+                "~YQ", LockKeys.key("user:alice@example.com"), "x".repeat(4096), "\ud83d\udd12".repeat(1024));
+        LockService other = otherClient();
+        List<Lease> held = new ArrayList<>();
+        for (String name : names) {
+            DistributedLock lock = service.mutex(name);
+            assertEquals(name, lock.name());
+            Lease lease = lock.acquire(Duration.ofSeconds(1));
+            assertEquals(name, lease.lockName());
+            assertEquals(LockKeys.key(name), backend.granted().get(backend.granted().size() - 1).request.name());
+            held.add(lease);
+            assertTrue(other.mutex(name).tryAcquire().isEmpty(), "'" + name + "' is held");
+        }
+        held.forEach(Lease::release);
+        LockTimeoutException timeout = assertThrows(LockTimeoutException.class, () -> {
+            try (Lease l = other.mutex("user:alice@example.com").acquire()) {
+                service.mutex("user:alice@example.com").acquire(Duration.ofMillis(20));
+            }
+        });
+        assertTrue(timeout.getMessage().contains("'user:alice@example.com'"), timeout.getMessage());
     }
 
     @Test

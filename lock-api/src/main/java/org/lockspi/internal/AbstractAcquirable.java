@@ -10,16 +10,20 @@ import org.lockspi.LockTimeoutException;
 import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.Deadline;
+import org.lockspi.spi.LockKeys;
 
 /** The four ways to acquire, and the Lock view, on top of one primitive: acquire by a deadline or give up. */
 abstract class AbstractAcquirable implements Acquirable {
     final EngineService service;
     final String name;
+    /** The backend key of {@link #name}: what every {@link AcquireRequest} of this lock names. */
+    final String key;
     private final JavaLockAdapter javaLock = new JavaLockAdapter(this);
 
     AbstractAcquirable(EngineService service, String name) {
         this.service = service;
         this.name = name;
+        this.key = LockKeys.key(name);
     }
 
     /**

@@ -24,6 +24,7 @@ import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.BackendEvents;
 import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.LockBackend;
+import org.lockspi.spi.LockKeys;
 import org.lockspi.spi.LockKind;
 import org.lockspi.spi.LockProvider;
 
@@ -92,7 +93,7 @@ final class EngineService implements LockService {
     @Override
     public Acquirable nonReentrantMutex(String name) {
         LeaseLock lock = handle(name, LockFeature.NON_REENTRANT_MUTEX, "a non-reentrant mutex", LeaseLock.class,
-                () -> new LeaseLock(this, name, AcquireRequest.exclusive(LockKind.NON_REENTRANT_MUTEX, name)));
+                () -> new LeaseLock(this, name, AcquireRequest.exclusive(LockKind.NON_REENTRANT_MUTEX, LockKeys.key(name))));
         if (lock.request().kind() != LockKind.NON_REENTRANT_MUTEX) {
             throw inUse(name, lock, "a non-reentrant mutex");
         }
@@ -111,7 +112,7 @@ final class EngineService implements LockService {
             throw new IllegalArgumentException("permits < 1: " + permits);
         }
         LeaseLock lock = handle(name, LockFeature.SEMAPHORE, "a semaphore", LeaseLock.class,
-                () -> new LeaseLock(this, name, AcquireRequest.semaphore(name, permits)));
+                () -> new LeaseLock(this, name, AcquireRequest.semaphore(LockKeys.key(name), permits)));
         if (lock.request().kind() != LockKind.SEMAPHORE) {
             throw inUse(name, lock, "a semaphore");
         }
@@ -124,7 +125,7 @@ final class EngineService implements LockService {
 
     private <T> T handle(String name, LockFeature feature, String what, Class<T> type,
                          java.util.function.Supplier<T> factory) {
-        Names.check(name);
+        LockKeys.key(name); // refuses a name no key can be made of: null, empty, malformed, too long
         checkOpen();
         requireFeature(feature, what);
         Object handle = handles.computeIfAbsent(name, n -> factory.get());

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import org.lockspi.Acquirable;
 
-/** The lock-name grammar and the timeout range, checked once here for every provider. */
+/** The readable form of lock names and the timeout range, checked once here for every provider. */
 public final class Names {
     /** Longest name, in characters. */
     public static final int MAX_LENGTH = 255;
@@ -17,51 +17,35 @@ public final class Names {
     }
 
     /**
-     * Checks a lock name against the grammar documented on {@code LockService}.
+     * Whether a name has the readable form, which is its own backend key (see {@code org.lockspi.spi.LockKeys}):
+     * one to eight segments separated by {@code '/'}, each 1 to 64 characters from {@code [A-Za-z0-9_.-]}, not
+     * starting with {@code '.'}; at most 255 characters.
      *
-     * @param name the name
-     * @return the name
-     * @throws NullPointerException     if {@code name} is null
-     * @throws IllegalArgumentException if it breaks the grammar; the message says which rule and shows the name
+     * @param name the name, not null
+     * @return true if it has the readable form
      */
-    public static String check(String name) {
-        Objects.requireNonNull(name, "lock name is null");
-        if (name.isEmpty()) {
-            throw new IllegalArgumentException("lock name is empty");
-        }
-        if (name.length() > MAX_LENGTH) {
-            throw new IllegalArgumentException("lock name longer than " + MAX_LENGTH + " characters ("
-                    + name.length() + "): '" + name + "'");
+    public static boolean isReadable(String name) {
+        int length = name.length();
+        if (length == 0 || length > MAX_LENGTH) {
+            return false;
         }
         int segments = 1;
         int segmentStart = 0;
-        for (int i = 0; i <= name.length(); i++) {
-            char c = i < name.length() ? name.charAt(i) : '/';
+        for (int i = 0; i <= length; i++) {
+            char c = i < length ? name.charAt(i) : '/';
             if (c == '/') {
-                int length = i - segmentStart;
-                if (length == 0) {
-                    throw new IllegalArgumentException("lock name has an empty segment (a leading, trailing or "
-                            + "double '/'): '" + name + "'");
-                }
-                if (length > MAX_SEGMENT_LENGTH) {
-                    throw new IllegalArgumentException("lock name segment longer than " + MAX_SEGMENT_LENGTH
-                            + " characters (" + length + "): '" + name + "'");
-                }
-                if (name.charAt(segmentStart) == '.') {
-                    throw new IllegalArgumentException("lock name segment starts with '.': '" + name + "'");
-                }
-                if (i < name.length() && ++segments > MAX_SEGMENTS) {
-                    throw new IllegalArgumentException("lock name has more than " + MAX_SEGMENTS + " segments: '"
-                            + name + "'");
+                int segment = i - segmentStart;
+                if (segment == 0 || segment > MAX_SEGMENT_LENGTH || name.charAt(segmentStart) == '.'
+                        || i < length && ++segments > MAX_SEGMENTS) {
+                    return false;
                 }
                 segmentStart = i + 1;
             } else if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
                     || c == '_' || c == '-' || c == '.')) {
-                throw new IllegalArgumentException("lock name has a character outside [A-Za-z0-9_.-/] at index "
-                        + i + ": '" + name + "'");
+                return false;
             }
         }
-        return name;
+        return true;
     }
 
     /**

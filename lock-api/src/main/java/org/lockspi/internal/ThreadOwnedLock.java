@@ -47,12 +47,12 @@ final class ThreadOwnedLock extends AbstractAcquirable implements DistributedLoc
                 throw new IllegalMonitorStateException("read-to-write upgrade refused: thread '" + me.getName()
                         + "' holds the read lock of '" + name + "'; release it before acquiring the write lock");
             }
-            request = AcquireRequest.exclusive(LockKind.WRITE, name);
+            request = AcquireRequest.exclusive(LockKind.WRITE, key);
         } else if (kind == LockKind.READ) {
             Hold write = readWrite.writeLock().heldBy(me);
-            request = AcquireRequest.read(name, write == null ? null : write.backendLease);
+            request = AcquireRequest.read(key, write == null ? null : write.backendLease);
         } else {
-            request = AcquireRequest.exclusive(kind, name);
+            request = AcquireRequest.exclusive(kind, key);
         }
         BackendLease backendLease = acquireFromBackend(request, deadline);
         if (backendLease == null) {

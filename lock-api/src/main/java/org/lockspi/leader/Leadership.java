@@ -1,6 +1,8 @@
 package org.lockspi.leader;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Objects;
@@ -11,6 +13,7 @@ import org.lockspi.Lease;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.leader.internal.ParticipantImpl;
+import org.lockspi.spi.LockKeys;
 
 /**
  * Leader election on the lock API: participants of one election, each with an id, ask for the election's leader
@@ -33,6 +36,14 @@ import org.lockspi.leader.internal.ParticipantImpl;
  * its term: the participant releases it and asks again, so a new term always comes from a new acquisition, with
  * a greater fencing token. After a step-down a participant waits the {@linkplain Builder#rejoinDelay rejoin delay}
  * before it asks again, so that another participant takes over even on a provider without FIFO waiting.
+ *
+ * <p><b>Names.</b> An election and a participant id may be any strings a lock name may be (see
+ * {@link LockService}). The leader lock is {@code <election>/leader}; a registration is
+ * {@code <election>/participants/<id>}, where an id that is not one segment of the readable form (it holds a
+ * {@code '/'}, a {@code ':'}, a space, ...) is written {@code '~'} + URL-safe base64 of its UTF-8 bytes without
+ * padding, so that it stays one segment and no two ids of one election share a registration. Each of these
+ * names is then stored under its key as every lock name is ({@link org.lockspi.spi.LockKeys}): for an election
+ * and ids of the readable form, nothing is encoded.
  *
  * <p><b>Features.</b> The provider must declare {@link LockFeature#REENTRANT_MUTEX},
  * {@link LockFeature#FENCING_TOKENS} and {@link LockFeature#LOST_NOTIFICATION}; a join checks them.
@@ -62,8 +73,9 @@ public final class Leadership {
      *
      * @param service       the client to take part through; it must stay open while the participant runs (closing
      *                      it ends the participant)
-     * @param election      the election's name: a lock name of at most six segments (two are added)
-     * @param participantId this participant's id: one segment of the lock-name grammar, unique in the election
+     * @param election      the election's name: any non-empty string that leaves its derived names within the
+     *                      lock-name limit of 4096 UTF-8 bytes
+     * @param participantId this participant's id, unique in the election: any non-empty string (see Names above)
      * @param listener      told of elections and their ends, on the participant's thread
      * @return the participant
      * @throws NullPointerException          if an argument is null
@@ -101,12 +113,23 @@ public final class Leadership {
     /**
      * @param election      the election's name
      * @param participantId a participant's id
-     * @return the name of the mutex a joined participant holds, {@code <election>/participants/<id>}
-     * @throws NullPointerException if an argument is null
+     * @return the name of the mutex a joined participant holds, {@code <election>/participants/<id>}, the id
+     *         encoded as one segment unless it is one segment of the readable form (see the class comment)
+     * @throws NullPointerException     if an argument is null
+     * @throws IllegalArgumentException if {@code participantId} is empty or not well-formed UTF-16
      */
     public static String participantLockName(String election, String participantId) {
-        return Objects.requireNonNull(election, "election is null") + "/participants/"
-                + Objects.requireNonNull(participantId, "participantId is null");
+        return Objects.requireNonNull(election, "election is null") + "/participants/" + idSegment(participantId);
+    }
+
+    /** @return the id as one segment: itself if it is one of the readable form, else '~' + base64url(UTF-8) */
+    private static String idSegment(String id) {
+        String key = LockKeys.key(checkId(id));
+        if (key.indexOf('/') < 0) {
+            return key; // readable and one segment, or already encoded
+        }
+        return LockKeys.ENCODED_MARK + Base64.getUrlEncoder().withoutPadding()
+                .encodeToString(id.getBytes(StandardCharsets.UTF_8));
     }
 
     /**
@@ -121,14 +144,14 @@ public final class Leadership {
      * @param candidates the ids to look for
      * @return the joined ones among them, in the order given
      * @throws NullPointerException          if an argument or a candidate is null
-     * @throws IllegalArgumentException      if a candidate is no valid id
+     * @throws IllegalArgumentException      if a candidate is no valid id, or the election is empty
      * @throws org.lockspi.LockConnectionException if the server cannot be reached
      * @throws UnsupportedOperationException if the provider lacks {@link LockFeature#REENTRANT_MUTEX}
      * @throws IllegalStateException         if the service is closed
      */
     public static Set<String> participants(LockService service, String election, Collection<String> candidates) {
         Objects.requireNonNull(service, "service is null");
-        Objects.requireNonNull(election, "election is null");
+        checkElection(election);
         Set<String> joined = new LinkedHashSet<>();
         for (String id : Objects.requireNonNull(candidates, "candidates is null")) {
             DistributedLock registration = service.mutex(participantLockName(election, checkId(id)));
@@ -146,14 +169,24 @@ public final class Leadership {
         return joined;
     }
 
-    /** @return the id, if it is one segment of the name grammar's alphabet */
+    /** @return the id, if it is non-empty and has a key ({@link LockKeys#key}: well-formed, not too long) */
     static String checkId(String id) {
         Objects.requireNonNull(id, "participantId is null");
-        if (id.isEmpty() || id.length() > 64 || id.charAt(0) == '.' || !id.matches("[A-Za-z0-9_.-]+")) {
-            throw new IllegalArgumentException("participant id is not one segment of 1 to 64 characters from "
-                    + "[A-Za-z0-9_.-], not starting with '.': '" + id + "'");
+        try {
+            LockKeys.key(id);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("participant id is no valid lock name: " + e.getMessage(), e);
         }
         return id;
+    }
+
+    /** @return the election, if it is non-empty (its derived names are checked as lock names) */
+    static String checkElection(String election) {
+        Objects.requireNonNull(election, "election is null");
+        if (election.isEmpty()) {
+            throw new IllegalArgumentException("election name is empty");
+        }
+        return election;
     }
 
     /** Options of one participant; {@link #join()} starts it. Not thread-safe; use it once. */
@@ -209,6 +242,7 @@ public final class Leadership {
          */
         public Participant join() {
             checkId(participantId);
+            checkElection(election);
             if (service.isClosed()) {
                 throw new IllegalStateException("lock service is closed; election '" + election + "', participant '"
                         + participantId + "' cannot join");

@@ -3,9 +3,9 @@ package org.lockspi.spi;
 import java.util.Objects;
 
 /**
- * What the engine asks a backend to acquire. Built by the engine after every argument check: the name obeys
- * the grammar of {@code org.lockspi.LockService}, the permits are at least 1, and the read-to-write upgrade
- * has been refused. Immutable.
+ * What the engine asks a backend to acquire. Built by the engine after every argument check: the name is the
+ * lock's backend key ({@link LockKeys#key(String)} of the name the application gave), the permits are at least
+ * 1, and the read-to-write upgrade has been refused. Immutable.
  */
 public final class AcquireRequest {
     private final LockKind kind;
@@ -28,7 +28,7 @@ public final class AcquireRequest {
 
     /**
      * @param kind MUTEX, NON_REENTRANT_MUTEX or WRITE
-     * @param name the lock's name
+     * @param name the lock's backend key
      * @return a request for one exclusive acquisition
      */
     public static AcquireRequest exclusive(LockKind kind, String name) {
@@ -39,7 +39,7 @@ public final class AcquireRequest {
     }
 
     /**
-     * @param name      the read-write lock's name
+     * @param name      the read-write lock's backend key
      * @param heldWrite the write lease the same thread holds on this lock (a downgrade), or null
      * @return a request for the read half
      */
@@ -48,7 +48,7 @@ public final class AcquireRequest {
     }
 
     /**
-     * @param name    the semaphore's name
+     * @param name    the semaphore's backend key
      * @param permits the semaphore's permits, at least 1
      * @return a request for one permit
      */
@@ -61,7 +61,14 @@ public final class AcquireRequest {
         return kind;
     }
 
-    /** @return the lock's name, valid by the name grammar */
+    /**
+     * The lock's backend key, the string the backend stores the lock under: {@link LockKeys#key(String)} of the
+     * name the application gave (the name itself for a name of the readable form). Every provider must use it
+     * as it is, so that all providers of one backend find the same lock; {@link LockKeys#name(String)} gives the
+     * application's name back for messages.
+     *
+     * @return the lock's backend key
+     */
     public String name() {
         return name;
     }
@@ -83,7 +90,8 @@ public final class AcquireRequest {
 
     @Override
     public String toString() {
-        return kind + " '" + name + "'" + (kind == LockKind.SEMAPHORE ? " permits=" + permits : "")
+        // the application's name, not the key, so that messages show what the application asked for
+        return kind + " '" + LockKeys.nameOrKey(name) + "'" + (kind == LockKind.SEMAPHORE ? " permits=" + permits : "")
                 + (heldWrite != null ? " (downgrade)" : "");
     }
 }

@@ -98,6 +98,16 @@ class CuratorInteropTest extends ZkTestSupport {
     }
 
     @Test
+    void aNameOutsideTheReadableFormIsSharedWithInterProcessMutexAtItsDocumentedKey() throws Exception {
+        String name = "user:alice@example.com/interop";
+        // what a plain Curator application computes, as LockKeys documents it
+        String key = "~" + java.util.Base64.getUrlEncoder().withoutPadding()
+                .encodeToString(name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(org.lockspi.spi.LockKeys.key(name), key);
+        assertExclusionShared(key, app -> new InterProcessMutex(app, path(key)), s -> s.mutex(name));
+    }
+
+    @Test
     void readWriteSharedByAllProvidersAndInterProcessReadWriteLock() throws Exception {
         String name = "interop-rw";
         AtomicInteger readers = new AtomicInteger();

@@ -5,7 +5,8 @@ package org.lockspi.tck;
  * reentrancy, timeouts, read-write, semaphore, hygiene, bad input. Each test is named after its rule in
  * {@code docs/spec.md}.
  */
-public interface CoreContracts extends DiscoveryContracts, NameContracts, MutualExclusionContracts,
+public interface CoreContracts extends DiscoveryContracts, NameContracts, AnyNameContracts, MutualExclusionContracts,
         StockScenarioContracts, ReentrancyContracts, TimeoutContracts, ReadWriteContracts, ReadWriteDowngradeContracts,
-        SemaphoreContracts, NonReentrantMutexContracts, HygieneContracts, FeatureAbsenceContracts {
+        SemaphoreContracts, NonReentrantMutexContracts, HygieneContracts, FeatureAbsenceContracts,
+        ExecuteLockedContracts {
 }

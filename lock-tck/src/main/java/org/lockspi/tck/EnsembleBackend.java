@@ -35,7 +35,7 @@ public interface EnsembleBackend extends TckBackend {
      * holder, so that the death reaches a holder; any follower if no client of the lock is connected to one.
      * Returns once its process is gone.
      *
-     * @param lockName the lock's name as given to the service
+     * @param lockName the lock's backend key, {@code LockKeys.key(name)}: a name of the readable form as it is
      * @return the killed member; {@link Killed#holderCut()} says whether the lock's holder was connected to it
      * @throws IllegalStateException if a member is down already, or no follower serves
      */

@@ -75,7 +75,7 @@ public interface TckBackend extends AutoCloseable {
      * other than (empty) parent nodes; Redis, the lock's keys other than its fencing counter. Empty when no one
      * holds or waits for the lock.
      *
-     * @param lockName the lock's name as given to the service
+     * @param lockName the lock's backend key, {@code LockKeys.key(name)}: a name of the readable form as it is
      * @return the paths or keys, sorted
      */
     List<String> residue(String lockName);
@@ -84,7 +84,7 @@ public interface TckBackend extends AutoCloseable {
      * Makes every current holder of the lock lose it on the server, as a session expiry or lease expiry would:
      * ZooKeeper, expire the sessions that own the lock's ephemeral nodes; Redis, delete the lock's key.
      *
-     * @param lockName the lock's name as given to the service
+     * @param lockName the lock's backend key, {@code LockKeys.key(name)}: a name of the readable form as it is
      */
     void forceLoss(String lockName);
 
@@ -130,7 +130,8 @@ public interface TckBackend extends AutoCloseable {
      * by {@code '/'} and the name of one of its nodes (as {@link #residue(String)} lists them, last segment), to
      * count the watches on that node alone.
      *
-     * @param lockName the lock's name as given to the service, or that name plus {@code "/<node>"}
+     * @param lockName the lock's backend key ({@code LockKeys.key(name)}: a name of the readable form as it is),
+     *                 or that key plus {@code "/<node>"}
      * @return how many watches are registered on that path and the nodes below it, summed over sessions
      */
     int watchCount(String lockName);
@@ -139,7 +140,7 @@ public interface TckBackend extends AutoCloseable {
      * Removes the lock's path if it has no children left, as ZooKeeper's container reaper does, so the next
      * acquisition recreates it and its sequence numbers start again.
      *
-     * @param lockName the lock's name as given to the service
+     * @param lockName the lock's backend key, {@code LockKeys.key(name)}: a name of the readable form as it is
      */
     void removeEmptyParents(String lockName);
 

@@ -39,7 +39,7 @@ public interface TckContext {
 
     /**
      * @param base a readable stem
-     * @return a lock name unique to this test run, valid by the name grammar
+     * @return a lock name unique to this test run, of the readable form (its own backend key)
      */
     String uniqueName(String base);
 

@@ -16,7 +16,7 @@ package org.lockspi.redis.internal;
  *       visible to operators and to the conformance kit;</li>
  *   <li>{@code <prefix>{<name>}:fence}: the fencing counter, never expiring.</li>
  * </ul>
- * Names cannot contain {@code ':'}, '{' or '}', so no two names share a key.
+ * Backend keys cannot contain {@code ':'}, '{' or '}' (readable names and base64url), so no two locks share a key.
  */
 final class RedisKeys {
     final String lock;

@@ -1,0 +1,140 @@
+package org.lockspi.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lockspi.tck.internal.Checks.WAIT;
+import static org.lockspi.tck.internal.Checks.requireSomeKind;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.lockspi.Acquirable;
+import org.lockspi.Lease;
+import org.lockspi.LockService;
+import org.lockspi.spi.LockKeys;
+import org.lockspi.tck.internal.Kind;
+import org.lockspi.tck.internal.NameSamples;
+
+/**
+ * §2.8 to §2.10: any string is a lock name. The engine maps a name outside the readable form to the backend key
+ * {@code '~' + base64url(UTF-8)} ({@link LockKeys}); these rules check that every provider stores each name under
+ * that key, that names round-trip, and that two names are two locks.
+ */
+public interface AnyNameContracts extends TckContext {
+
+    /** Shows a name in a message: escapes what does not print and cuts long names. */
+    private static String show(String name) {
+        StringBuilder b = new StringBuilder();
+        name.codePoints().limit(60).forEach(cp -> {
+            if (cp >= 0x20 && cp < 0x7f) {
+                b.appendCodePoint(cp);
+            } else {
+                b.append(String.format("\\u{%x}", cp));
+            }
+        });
+        return "'" + b + (name.length() > 60 ? "'...(" + name.length() + " chars)" : "'");
+    }
+
+    @Test
+    @DisplayName("§2.8 any string is a name: it round-trips through name() and lockName() and is acquired and released by every kind")
+    default void anyStringIsAName() throws InterruptedException {
+        List<Kind> kinds = requireSomeKind(provider());
+        LockService client = openClient();
+        LockService other = openClient();
+        for (Kind kind : kinds) {
+            for (String name : NameSamples.awkward(uniqueName("any-" + kind))) {
+                Acquirable lock = kind.of(client, name);
+                assertEquals(name, lock.name(), kind + " " + show(name) + ": name()");
+                try (Lease lease = lock.acquire(WAIT)) {
+                    assertEquals(name, lease.lockName(), kind + " " + show(name) + ": lockName()");
+                    assertTrue(lease.isHeld(), kind + " " + show(name) + " acquired but not held");
+                    assertTrue(kind.of(other, name).tryAcquire().isEmpty(),
+                            kind + " " + show(name) + ": another client got it while it was held");
+                }
+                Optional<Lease> next = kind.of(other, name).tryAcquire(WAIT);
+                assertTrue(next.isPresent(), kind + " " + show(name) + ": not free after its release");
+                next.get().release();
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("§2.9 distinct names never share a lock: no two of 5000 random names share a key, and holding a name never excludes another")
+    default void distinctNamesAreDistinctLocks() throws InterruptedException {
+        Map<String, String> byKey = new HashMap<>();
+        for (String name : NameSamples.random(20261124L, 5000)) {
+            String key = LockKeys.key(name);
+            String earlier = byKey.putIfAbsent(key, name);
+            assertTrue(earlier == null || earlier.equals(name),
+                    show(String.valueOf(earlier)) + " and " + show(name) + " share the key " + key);
+            assertEquals(name, LockKeys.name(key), "LockKeys.name(LockKeys.key(" + show(name) + "))");
+        }
+
+        Kind kind = requireSomeKind(provider()).get(0);
+        LockService a = openClient();
+        LockService b = openClient();
+        LockService c = openClient();
+        for (List<String> pair : NameSamples.confusable(uniqueName("confusable"))) {
+            String x = pair.get(0);
+            String y = pair.get(1);
+            String what = kind + " " + show(x) + " and " + show(y);
+            try (Lease holdsX = kind.of(a, x).acquire(WAIT)) {
+                Optional<Lease> getsY = kind.of(b, y).tryAcquire();
+                assertTrue(getsY.isPresent(), what + ": holding the first excluded the second");
+                try (Lease holdsY = getsY.get()) {
+                    assertTrue(kind.of(c, x).tryAcquire().isEmpty(), what + ": the first is not held");
+                    assertTrue(kind.of(c, y).tryAcquire().isEmpty(), what + ": the second is not held");
+                    assertTrue(holdsX.isHeld() && holdsY.isHeld(), what + ": both must be held");
+                }
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("§2.10 a name's key is stable and the same for every provider; (INSPECT) a held name's server state is at its key")
+    default void keysAreStable() throws InterruptedException {
+        Map<String, String> fixed = new LinkedHashMap<>();
+        fixed.put("orders", "orders");
+        fixed.put("billing/invoice-42", "billing/invoice-42");
+        fixed.put("user:alice@example.com", "~dXNlcjphbGljZUBleGFtcGxlLmNvbQ");
+        fixed.put("order#42", "~b3JkZXIjNDI");
+        fixed.put("https://example.com/a?b=c#d", "~aHR0cHM6Ly9leGFtcGxlLmNvbS9hP2I9YyNk");
+        fixed.put("caf\u00e9", "~Y2Fmw6k");
+        fixed.put("\ud83d\udd12", "~8J-Ukg");
+        fixed.put("~abc", "~fmFiYw");
+        fixed.put("/a", "~L2E");
+        fixed.put(".a", "~LmE");
+        fixed.forEach((name, key) -> {
+            assertEquals(key, LockKeys.key(name), "the key of " + show(name));
+            assertEquals(name, LockKeys.name(key), "the name of " + key);
+        });
+
+        List<Kind> kinds = requireSomeKind(provider());
+        if (!backend().capabilities().contains(TckBackend.Capability.INSPECT)) {
+            return; // the server's state cannot be looked at: the key function above is all that is checked
+        }
+        LockService client = openClient();
+        for (Kind kind : kinds) {
+            String stem = uniqueName("at-key-" + kind);
+            for (String name : List.of("user:" + stem + "@example.com", "/" + stem, stem + "\ud83d\udd12")) {
+                String key = LockKeys.key(name);
+                assertEquals(List.of(), backend().residue(key), kind + " " + show(name) + ": state before");
+                List<String> seen;
+                try (Lease lease = kind.of(client, name).acquire(WAIT)) {
+                    seen = new ArrayList<>(backend().residue(key));
+                }
+                assertFalse(seen.isEmpty(), kind + " " + show(name) + ": nothing on the server at its key " + key);
+                for (String entry : seen) {
+                    assertTrue(entry.contains(key), kind + " " + show(name) + ": " + entry + " is not at " + key);
+                }
+                assertEquals(List.of(), backend().residue(key), kind + " " + show(name) + ": state left after release");
+            }
+        }
+    }
+}
