@@ -102,9 +102,22 @@ public final class Locks {
     }
 
     /**
-     * @return the installed providers in preference order: highest priority first, then by name
+     * @return the installed providers in preference order: highest priority first, then by name; an
+     *         unmodifiable list whose {@code toString()} describes each provider as {@link #describe} does
      */
     public static List<LockProvider> providers() {
         return ProviderRegistry.installed();
+    }
+
+    /**
+     * Describes a provider for logs and error messages, whether or not it overrides {@code toString()}:
+     * {@code curator 5.9.0 (org.lockspi.curator.CuratorLockProvider) schemes=[zookeeper] priority=20 features=[...]}.
+     *
+     * @param provider any provider, installed or not
+     * @return its name, version, class, schemes, priority and features
+     * @throws NullPointerException if {@code provider} is null
+     */
+    public static String describe(LockProvider provider) {
+        return ProviderRegistry.describe(Objects.requireNonNull(provider, "provider"));
     }
 }

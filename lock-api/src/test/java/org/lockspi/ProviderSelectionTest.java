@@ -57,6 +57,19 @@ class ProviderSelectionTest {
         assertThrows(UnsupportedOperationException.class, () -> Locks.providers().clear());
     }
 
+    /** A provider that does not override toString() still prints as name, version, class, schemes, features. */
+    @Test
+    void providersPrintReadably() {
+        String printed = Locks.providers().toString();
+        assertTrue(printed.startsWith("[gamma 1.0-test (org.lockspi.fixture.MemoryProvider$Gamma) schemes=["),
+                printed);
+        assertFalse(printed.contains("MemoryProvider["), "describes, does not call toString(): " + printed);
+        String one = Locks.describe(Locks.providers().get(1));
+        assertTrue(one.startsWith("alpha 1.0-test (org.lockspi.fixture.MemoryProvider$Alpha) schemes="), one);
+        assertTrue(one.contains(" priority=0 features=[") && one.contains("REENTRANT_MUTEX"), one);
+        assertThrows(NullPointerException.class, () -> Locks.describe(null));
+    }
+
     @Test
     void uniqueSchemeNeedsNoPin() {
         assertEquals("delta", openedWith("solo://h"));

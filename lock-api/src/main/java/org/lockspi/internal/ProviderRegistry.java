@@ -1,10 +1,12 @@
 package org.lockspi.internal;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.RandomAccess;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
@@ -32,7 +34,49 @@ public final class ProviderRegistry {
         load(ServiceLoader.load(LockProvider.class, Locks.class.getClassLoader()), byName);
         List<LockProvider> list = new ArrayList<>(byName.values());
         list.sort(PREFERENCE);
-        return List.copyOf(list);
+        return new Described(List.copyOf(list));
+    }
+
+    /** The installed providers, printed by name, version and class rather than {@code Class@hash}. */
+    private static final class Described extends AbstractList<LockProvider> implements RandomAccess {
+        private final List<LockProvider> providers;
+
+        Described(List<LockProvider> providers) {
+            this.providers = providers;
+        }
+
+        @Override
+        public LockProvider get(int index) {
+            return providers.get(index);
+        }
+
+        @Override
+        public int size() {
+            return providers.size();
+        }
+
+        @Override
+        public String toString() {
+            return providers.stream().map(ProviderRegistry::describe).collect(Collectors.joining(", ", "[", "]"));
+        }
+    }
+
+    /**
+     * @param p a provider, ours or a third party's
+     * @return {@code name version (class) schemes=[...] priority=N features=[...]}; a provider whose
+     *         descriptor methods throw is still described, with the failure in place of the value
+     */
+    public static String describe(LockProvider p) {
+        return safely(p::name) + ' ' + safely(p::version) + " (" + p.getClass().getName() + ") schemes="
+                + safely(p::schemes) + " priority=" + safely(p::priority) + " features=" + safely(p::features);
+    }
+
+    private static String safely(java.util.function.Supplier<?> value) {
+        try {
+            return String.valueOf(value.get());
+        } catch (RuntimeException e) {
+            return "<" + e + ">";
+        }
     }
 
     private static void load(ServiceLoader<LockProvider> loader, Map<String, LockProvider> byName) {
@@ -123,8 +167,7 @@ public final class ProviderRegistry {
             b.append("\n  none: put a provider jar such as lock-spi-curator on the class path");
         }
         for (LockProvider p : installed) {
-            b.append("\n  ").append(p.name()).append(' ').append(p.version())
-                    .append("  schemes=").append(p.schemes()).append("  priority=").append(p.priority());
+            b.append("\n  ").append(describe(p));
         }
         b.append("\nPick one with Locks.open(uri, \"name\"), the URI parameter ").append(Locks.PROVIDER_PARAMETER)
                 .append("=name, or -D").append(Locks.PROVIDER_PROPERTY).append("=name.");

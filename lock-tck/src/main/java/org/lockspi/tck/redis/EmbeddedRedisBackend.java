@@ -30,7 +30,7 @@ import redis.embedded.core.ExecutableProvider;
  * and {@link #command(String...)} use.
  *
  * <p>Capabilities: INSPECT, FORCE_LOSS, RESTART, OTHER_PROCESSES, PARTITION, RESTART_WITHOUT_DATA
- * ({@link #restartWithoutData()} deletes the append-only file while the server is down).
+ * ({@link #restartWithoutData(Duration)} deletes the append-only file while the server is down).
  */
 public final class EmbeddedRedisBackend implements TckBackend {
 

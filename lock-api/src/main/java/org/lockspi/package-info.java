@@ -1,0 +1,23 @@
+/**
+ * The vendor-neutral lock API. An application opens a {@link org.lockspi.LockService} with
+ * {@link org.lockspi.Locks#open(String)} (the provider comes from the class path and configuration, never from
+ * code), asks it for a {@link org.lockspi.DistributedLock mutex}, a non-reentrant mutex, a
+ * {@link org.lockspi.ReadWriteLock read-write lock} or a {@link org.lockspi.Semaphore semaphore} by name, and
+ * acquires a {@link org.lockspi.Lease} from it.
+ *
+ * <p>A lease knows its {@link org.lockspi.LeaseState state} ({@code HELD}, {@code UNCERTAIN}, {@code LOST},
+ * {@code RELEASED}), tells {@link org.lockspi.LeaseListener listeners} when it changes, and carries a fencing
+ * token that grows with every new holder. Guard each write to a shared resource with
+ * {@link org.lockspi.Lease#checkValid()} and pass the token with the write.
+ *
+ * <p>Every provider behaves the same: arguments, names, reentrancy, ownership, deadlines, interrupts and lease
+ * state are handled once, by the engine behind these interfaces; the contract is {@code docs/spec.md}, checked
+ * for each provider by the conformance kit {@code lock-tck}. Failures are unchecked and typed:
+ * {@link org.lockspi.LockTimeoutException}, {@link org.lockspi.LockConnectionException},
+ * {@link org.lockspi.LeaseLostException}, {@link org.lockspi.ProviderSelectionException}.
+ *
+ * <p>The names {@code Semaphore} and {@code ReadWriteLock} also exist in {@code java.util.concurrent} and
+ * {@code java.util.concurrent.locks}; where both are used, import the lockspi types by name rather than
+ * {@code org.lockspi.*} beside {@code java.util.concurrent.*}.
+ */
+package org.lockspi;
