@@ -40,7 +40,8 @@ import org.lockspi.spi.LockUri;
  * grants ({@link LockFeature#HERD_FREE}). Fencing tokens come from a counter per lock that starts above 2^32, so
  * that an application that keeps a token in an {@code int} fails its tests. A lease is lost only when a test says
  * so ({@link InMemoryLocks#expire}); it then turns {@code LOST} and its listeners are told
- * ({@link LockFeature#LOST_NOTIFICATION}). Waiting threads park; nothing polls, and the provider starts no thread.
+ * ({@link LockFeature#LOST_NOTIFICATION}). Waiting threads park; nothing polls, and the provider starts no thread
+ * of its own.
  *
  * <h2>Not declared</h2>
  * {@link LockFeature#CRASH_RELEASE} (a holder's process is this JVM; nothing survives its death, and no other
