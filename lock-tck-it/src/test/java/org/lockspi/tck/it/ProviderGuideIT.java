@@ -24,15 +24,18 @@ import org.lockspi.tck.internal.FileTrees;
 
 /**
  * docs/provider-guide.md, done as its reader would: the blocks it marks {@code file:} are written into an empty
- * directory, the kit's in-memory reference provider is added as the provider, and Maven builds the project
- * against this build's {@code lock-api} and {@code lock-tck} jars. The project's TCK must run (rule by rule, as
- * the console shows it) and the kit's conformance report must be printed.
+ * directory, the kit's in-memory reference provider (with the sources of lock-spi-inmemory it is built on) is
+ * added as the provider, and Maven builds the project against this build's {@code lock-api} and {@code lock-tck}
+ * jars. The project's TCK must run (rule by rule, as the console shows it) and the kit's conformance report must be
+ * printed.
  */
 class ProviderGuideIT {
     /** A block the guide marks as a file of the project: the marker line, then a fenced block. */
     private static final Pattern FILE_BLOCK = Pattern.compile(
             "<!-- file: (\\S+) -->\\s*\\n```[a-z]*\\n(.*?)\\n```", Pattern.DOTALL);
     private static final String REFERENCE = "lock-tck/src/test/java/org/lockspi/tck/reference";
+    /** The in-memory provider the reference provider is built on. */
+    private static final String IN_MEMORY = "lock-spi-inmemory/src/main/java";
 
     private final Path root = Path.of(property("lockspi.it.rootDir")).toAbsolutePath().normalize();
     private final Path work = root.resolve("lock-tck-it/target/provider-guide");
@@ -92,8 +95,19 @@ class ProviderGuideIT {
         return files;
     }
 
-    /** The reference provider's classes as the provider (main) and its TckBackend (test), as the guide lays out. */
+    /**
+     * The reference provider's classes as the provider (main) and its TckBackend (test), as the guide lays out,
+     * with the in-memory provider's sources they are built on (main; not its registration).
+     */
     private void addReferenceProvider(Path project) throws IOException {
+        Path inMemory = root.resolve(IN_MEMORY);
+        try (Stream<Path> sources = Files.walk(inMemory)) {
+            for (Path source : sources.filter(p -> p.toString().endsWith(".java")).toList()) {
+                Path to = project.resolve("src/main/java").resolve(inMemory.relativize(source).toString());
+                Files.createDirectories(to.getParent());
+                Files.copy(source, to, StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
         Path from = root.resolve(REFERENCE);
         try (Stream<Path> sources = Files.list(from)) {
             for (Path source : sources.filter(p -> p.toString().endsWith(".java")).toList()) {

@@ -7,17 +7,22 @@ import java.nio.channels.Pipe;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.lockspi.inmemory.internal.Waiter;
+import org.lockspi.spi.Deadline;
 
 /**
- * One wait of a waiter that blocks in I/O instead of parking, as a provider blocked in a socket read does: the
- * waiter selects on the reading end of a pipe, and the server writes a byte to wake it. While it waits its thread
+ * The wait of a waiter that blocks in I/O instead of parking, as a provider blocked in a socket read does: the
+ * waiter selects on the reading end of a pipe, and the space writes a byte to wake it. While it waits its thread
  * is {@code RUNNABLE} in a native method of {@code sun.nio.ch}, not {@code WAITING}.
  */
-final class IoWaker implements AutoCloseable {
+final class IoWaker implements Waiter {
+    private final ReentrantLock spaceLock;
     private final Pipe pipe;
     private final Selector selector;
 
-    IoWaker() {
+    IoWaker(ReentrantLock spaceLock) {
+        this.spaceLock = spaceLock;
         try {
             pipe = Pipe.open();
             pipe.source().configureBlocking(false);
@@ -30,7 +35,8 @@ final class IoWaker implements AutoCloseable {
     }
 
     /** Wakes the waiter; a full or closed pipe means it is awake or gone already. */
-    void wake() {
+    @Override
+    public void wake() {
         try {
             pipe.sink().write(ByteBuffer.wrap(new byte[] {1}));
         } catch (IOException e) {
@@ -39,16 +45,23 @@ final class IoWaker implements AutoCloseable {
     }
 
     /**
-     * Blocks in {@link Selector#select(long)} until woken, the time is up or the thread is interrupted.
+     * Blocks in {@link Selector#select(long)}, without the space's lock, until woken, the time is up or the thread
+     * is interrupted; holds the lock again on return.
      *
-     * @param nanos how long at most; 0 for no limit
      * @throws InterruptedException if the thread was interrupted (its flag is cleared)
      */
-    void await(long nanos) throws InterruptedException {
+    @Override
+    public void await(Deadline deadline) throws InterruptedException {
+        long nanos = deadline.isInfinite() ? 0 : Math.max(1, deadline.remainingNanos());
+        spaceLock.unlock();
         try {
             selector.select(nanos == 0 ? 0 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos + 999_999)));
+            selector.selectedKeys().clear();
+            pipe.source().read(ByteBuffer.allocate(16));
         } catch (IOException e) {
             throw new UncheckedIOException("wake-up pipe failed", e);
+        } finally {
+            spaceLock.lock();
         }
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted while waiting in I/O");

@@ -4,17 +4,19 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.lockspi.LockConnectionException;
 import org.lockspi.LockFeature;
+import org.lockspi.inmemory.internal.SpaceClient;
+import org.lockspi.inmemory.internal.Spaces;
 import org.lockspi.spi.BackendEvents;
 import org.lockspi.spi.LockBackend;
 import org.lockspi.spi.LockProvider;
 import org.lockspi.spi.LockUri;
 
 /**
- * The TCK's reference provider, scheme {@code mem}: {@code mem://local/<namespace>} connects to the in-memory
- * {@link MemServer} of that namespace. Correct by construction; its subclasses with a {@link Defect} are the
- * broken providers the TCK must catch.
+ * The TCK's reference provider, scheme {@code mem}: the in-memory provider of {@code lock-spi-inmemory}
+ * ({@code org.lockspi.inmemory}) under the name {@code mem}, connecting only to a space a {@link MemTckBackend}
+ * keeps in use ({@code mem://<space>}). Correct by construction; its subclasses with a {@link Defect} are the
+ * broken providers the TCK must catch, built on the same code by a {@link DefectConduct}.
  */
 public class MemProvider implements LockProvider {
     static final Set<LockFeature> FEATURES = Set.copyOf(EnumSet.of(LockFeature.REENTRANT_MUTEX,
@@ -27,9 +29,12 @@ public class MemProvider implements LockProvider {
     private final Defect defect;
     private final Set<LockFeature> features;
 
-    /** The correct reference provider, {@code "mem"}. */
+    /**
+     * The correct reference provider, {@code "mem"}, of priority -9: below the published in-memory provider
+     * ({@code inmemory}, 0), which serves the same scheme wherever both are installed.
+     */
     public MemProvider() {
-        this("mem", 0, Defect.NONE, FEATURES);
+        this("mem", -9, Defect.NONE, FEATURES);
     }
 
     MemProvider(String name, int priority, Defect defect, Set<LockFeature> features) {
@@ -69,16 +74,22 @@ public class MemProvider implements LockProvider {
         return priority;
     }
 
+    /** Connects to a space in use (as {@code ifExists=true} does for the published provider). */
     @Override
     public LockBackend open(LockUri uri, BackendEvents events) {
         uri.duration("connectTimeout", Duration.ofSeconds(1), Duration.ofMillis(1), Duration.ofMinutes(5));
-        String namespace = uri.path().isEmpty() ? "" : uri.path().substring(1);
-        MemServer server = uri.hostList().equals("local") ? MemServer.find(namespace) : null;
-        if (server == null) {
-            throw new LockConnectionException("no mem server runs at " + uri.hostList() + uri.path()
-                    + " (host must be 'local' and the namespace started)");
+        SpaceClient client = Spaces.connect(uri, true, events, new DefectConduct(defect, this instanceof IoWait));
+        if (defect == Defect.LEAK_THREAD) {
+            Thread keepAlive = new Thread(() -> {
+                // Outlives close() on purpose; ends with the space so that the test JVM stays tidy.
+                while (!client.space().isEnded()) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
+                }
+            }, "mem-keepalive-" + client.space().name());
+            keepAlive.setDaemon(true);
+            keepAlive.start();
         }
-        return new MemBackend(server, events, defect, this instanceof IoWait);
+        return client;
     }
 
     @Override

@@ -4,9 +4,17 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import org.lockspi.inmemory.internal.Space;
+import org.lockspi.inmemory.internal.Spaces;
 import org.lockspi.tck.TckBackend;
 
-/** The in-memory server as a {@link TckBackend}: it can be inspected, and can take a lock from its holders. */
+/**
+ * A space of the in-memory provider ({@code lock-spi-inmemory}) as a {@link TckBackend}, kept in use from start to
+ * {@link #close()}: it can be inspected and can take a lock from its holders. A restart tells every client that its
+ * connection was suspended and then restored; the space keeps its locks (or, with {@code sessionsDie}, takes every
+ * held lock from its holders meanwhile).
+ */
 public final class MemTckBackend implements TckBackend {
     /**
      * The rules the in-memory server cannot verify for the reference provider, by the capability it lacks, for
@@ -24,7 +32,8 @@ public final class MemTckBackend implements TckBackend {
             "§20.2", "the in-memory server is not reachable from another JVM",
             "§20.4", "the in-memory server has no TCP port to cut a client off at");
 
-    private final MemServer server = MemServer.start();
+    private final Space space = Spaces.pin("tck-" + Long.toString(ThreadLocalRandom.current().nextLong()
+            & Long.MAX_VALUE, 36));
     private final Set<Capability> capabilities;
     private final boolean sessionsDie;
 
@@ -55,7 +64,7 @@ public final class MemTckBackend implements TckBackend {
 
     @Override
     public String description() {
-        return "in-memory reference server " + server.namespace;
+        return "in-memory space " + space.name();
     }
 
     @Override
@@ -65,12 +74,12 @@ public final class MemTckBackend implements TckBackend {
 
     @Override
     public String uri() {
-        return "mem://local/" + server.namespace;
+        return "mem://" + space.name();
     }
 
     @Override
     public String unreachableUri() {
-        return "mem://local/not-started-" + server.namespace;
+        return "mem://not-started-" + space.name();
     }
 
     @Override
@@ -80,27 +89,31 @@ public final class MemTckBackend implements TckBackend {
 
     @Override
     public List<String> residue(String lockName) {
-        return server.residue(lockName);
+        return space.residue(lockName);
     }
 
     @Override
     public void forceLoss(String lockName) {
-        server.forceLoss(lockName);
+        space.expire(lockName);
     }
 
     @Override
     public void restart() {
-        server.restart(sessionsDie);
+        stopServer();
+        if (sessionsDie) {
+            space.keys().forEach(space::expire);
+        }
+        startServer();
     }
 
     @Override
     public void stopServer() {
-        server.suspendAll();
+        space.clients().forEach(client -> client.events().connectionSuspended());
     }
 
     @Override
     public void startServer() {
-        server.restoreAll();
+        space.clients().forEach(client -> client.events().connectionRestored());
     }
 
     @Override
@@ -110,11 +123,12 @@ public final class MemTckBackend implements TckBackend {
 
     @Override
     public void removeEmptyParents(String lockName) {
-        server.removeEmptyParents(lockName);
+        // nothing to do: the space drops a lock's queue with its last entry, and keeps its fencing counter
     }
 
     @Override
     public void close() {
-        server.stop();
+        space.shutDown();
+        Spaces.unpin(space);
     }
 }
