@@ -621,33 +621,8 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         }
     }
 
-    /** Reads through the client (its namespace, its retries). */
     private ZkInspection.Reader reader() {
-        return new ZkInspection.Reader() {
-            @Override
-            public List<String> children(String path) throws KeeperException, InterruptedException {
-                try {
-                    return client.getChildren().forPath(path);
-                } catch (KeeperException.NoNodeException e) {
-                    return List.of();
-                } catch (KeeperException | InterruptedException | RuntimeException e) {
-                    throw e;
-                } catch (Exception e) {
-                    throw connectionFailure("could not list the children of " + path, e);
-                }
-            }
-
-            @Override
-            public Stat stat(String path) throws KeeperException, InterruptedException {
-                try {
-                    return client.checkExists().forPath(path);
-                } catch (KeeperException | InterruptedException | RuntimeException e) {
-                    throw e;
-                } catch (Exception e) {
-                    throw connectionFailure("could not read " + path, e);
-                }
-            }
-        };
+        return new CuratorReader(client, this::connectionFailure);
     }
 
     LockConnectionException connectionFailure(String what, Exception e) {
