@@ -16,7 +16,17 @@ final class Inspection {
     }
 
     /**
-     * The lock name a backend key stands for. Today every key is its name; a key encoding for other names maps
+     * The backend key of a lock name, as acquisitions use it. Today every name is its own key.
+     *
+     * @param name a checked lock name
+     * @return its key
+     */
+    static String keyOf(String name) {
+        return name;
+    }
+
+    /**
+     * The lock name a backend key stands for; the inverse of {@link #keyOf(String)}. Today every key is its name; a key encoding for other names maps
      * back here, in this one place.
      *
      * @param key a backend's key for a lock
@@ -55,7 +65,7 @@ final class Inspection {
     }
 
     static LockInfo inspect(LockBackend backend, String name, boolean fencing, String description) {
-        LockInfo raw = call(() -> backend.inspect(name), "inspecting '" + name + "'", description);
+        LockInfo raw = call(() -> backend.inspect(keyOf(name)), "inspecting '" + name + "'", description);
         if (raw == null) {
             throw new IllegalStateException("the backend returned no view of '" + name + "': " + backend);
         }
@@ -64,6 +74,10 @@ final class Inspection {
         return new LockInfo(name, raw.kind(), holders, raw.waiters());
     }
 
+    /**
+     * The backend narrows its walk by the prefix, which is right while keys are names; keys that encode other
+     * names must then be listed whatever the prefix, and are filtered here after {@link #nameOf(String)}.
+     */
     static List<String> list(LockBackend backend, String prefix, String description) {
         List<String> keys = call(() -> backend.list(prefix), "listing the locks under '" + prefix + "'", description);
         TreeSet<String> names = new TreeSet<>();
