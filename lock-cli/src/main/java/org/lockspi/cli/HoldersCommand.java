@@ -1,14 +1,18 @@
 package org.lockspi.cli;
 
+import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.concurrent.Callable;
 import org.lockspi.LockInfo;
 import org.lockspi.LockService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code holders <uri> <name>}: one lock's holders and waiters. */
-@Command(name = "holders", mixinStandardHelpOptions = true,
+@Command(name = "holders", mixinStandardHelpOptions = true, versionProvider = LockCli.Version.class,
         description = "Who holds the lock, since when and with which fencing token, and how many wait. Exit 0 if "
                 + "it has holders or waiters, 1 if it has no state (or on a usage error), 2 if the server failed.",
         exitCodeOnInvalidInput = LockCli.NOT_FOUND, exitCodeOnExecutionException = LockCli.CONNECTION_FAILURE)
@@ -19,8 +23,8 @@ final class HoldersCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "<name>", description = "the lock's name, e.g. jobs/nightly-report")
     private String name;
 
-    @picocli.CommandLine.Spec
-    private picocli.CommandLine.Model.CommandSpec spec;
+    @Spec
+    private CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -30,9 +34,9 @@ final class HoldersCommand implements Callable<Integer> {
             info = service.inspect(name);
             provider = service.providerName();
         }
-        java.io.PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = spec.commandLine().getOut();
         out.print(connection.json ? Output.json(info, provider) + "\n"
-                : Output.text(info, connection.shownUri(), provider, java.time.Instant.now()));
+                : Output.text(info, connection.shownUri(), provider, Instant.now()));
         out.flush();
         return info.isHeld() || info.waiters() > 0 ? LockCli.OK : LockCli.NOT_FOUND;
     }

@@ -11,7 +11,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code list <uri> [prefix]}: the names of the locks with a holder or a waiter. */
-@Command(name = "list", mixinStandardHelpOptions = true,
+@Command(name = "list", mixinStandardHelpOptions = true, versionProvider = LockCli.Version.class,
         description = "The locks that have a holder or a waiter, one name a line, sorted. Exit 0 if any, 1 if none "
                 + "(or on a usage error), 2 if the server failed.",
         exitCodeOnInvalidInput = LockCli.NOT_FOUND, exitCodeOnExecutionException = LockCli.CONNECTION_FAILURE)
