@@ -35,5 +35,11 @@ public enum LockFeature {
      * Without it, a restart may end the lease instead: it turns {@link LeaseState#LOST}, as when the server's
      * sessions die with it.
      */
-    SURVIVES_RESTART
+    SURVIVES_RESTART,
+    /**
+     * {@link LockService#inspect(String)} and {@link LockService#list(String)}: a read-only view of a lock's
+     * holders (with their fencing tokens and, where the server records it, since when) and waiters, from any
+     * client, and the names of the locks that have state on the server.
+     */
+    INSPECTION
 }

@@ -83,6 +83,43 @@ public interface LockService extends AutoCloseable {
      */
     Semaphore semaphore(String name, int permits);
 
+    // ---- inspection (spec section 22) -------------------------------------------------------------------------
+
+    /**
+     * A read-only view of one lock as the server shows it now: its kind, its holders (each with its fencing token,
+     * since when it holds, whether it is a read or write holder, whether it is this service's own lease) and how
+     * many acquisitions wait. Any client may ask, whether or not it uses the lock; nothing is acquired or changed.
+     *
+     * <p>The view is a snapshot and may be stale at once: never use it to decide whether to write to a resource
+     * the lock guards (hold a {@link Lease}, check it, and pass its fencing token instead). A name with no state on
+     * the server gives {@link LockInfo#empty(String) an empty view}, not an error. The view does not depend on
+     * which kind this service has used the name as.
+     *
+     * @param name the lock's name, checked like every other name
+     * @return the view; its {@link LockInfo#name()} is {@code name}
+     * @throws NullPointerException          if {@code name} is null
+     * @throws IllegalArgumentException      if {@code name} is not a lock name (empty, malformed, too long)
+     * @throws UnsupportedOperationException if the provider lacks {@link LockFeature#INSPECTION}
+     * @throws LockConnectionException       if the server cannot be reached or the read failed
+     * @throws IllegalStateException         if the service is closed
+     */
+    LockInfo inspect(String name);
+
+    /**
+     * The names of the locks that have state on the server (a holder or a waiter) and start with
+     * {@code prefix}, sorted. Like {@link #inspect(String)} a snapshot; it reads every lock under the URI's path
+     * or key prefix, so it is for operators, not for a hot path.
+     *
+     * @param prefix the start of the names to list, compared as strings: {@code ""} for all, {@code "jobs/"},
+     *               {@code "user:"}; names outside the readable form are found by their name, not their key
+     * @return the names, sorted, without duplicates; immutable
+     * @throws NullPointerException          if {@code prefix} is null
+     * @throws UnsupportedOperationException if the provider lacks {@link LockFeature#INSPECTION}
+     * @throws LockConnectionException       if the server cannot be reached or the read failed
+     * @throws IllegalStateException         if the service is closed
+     */
+    java.util.List<String> list(String prefix);
+
     /** @return the name of the provider serving this service */
     String providerName();
 

@@ -140,6 +140,24 @@ final class EngineService implements LockService {
                 + handle + "; asked for it as " + what);
     }
 
+    // ---- inspection -------------------------------------------------------------------------------------------
+
+    @Override
+    public org.lockspi.LockInfo inspect(String name) {
+        LockKeys.key(name); // refuses a name no key can be made of, before anything else
+        checkOpen();
+        requireFeature(LockFeature.INSPECTION, "inspection");
+        return Inspection.inspect(backend, name, features.contains(LockFeature.FENCING_TOKENS), description);
+    }
+
+    @Override
+    public List<String> list(String prefix) {
+        Inspection.checkPrefix(prefix);
+        checkOpen();
+        requireFeature(LockFeature.INSPECTION, "inspection");
+        return Inspection.list(backend, prefix, description);
+    }
+
     @Override
     public String providerName() {
         return provider.name();

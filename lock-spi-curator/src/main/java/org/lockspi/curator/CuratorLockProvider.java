@@ -83,7 +83,7 @@ public final class CuratorLockProvider implements LockProvider {
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
             LockFeature.SEMAPHORE, LockFeature.FAIR, LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL,
             LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE,
-            LockFeature.SURVIVES_RESTART));
+            LockFeature.SURVIVES_RESTART, LockFeature.INSPECTION));
 
     /** For {@link java.util.ServiceLoader}. */
     public CuratorLockProvider() {

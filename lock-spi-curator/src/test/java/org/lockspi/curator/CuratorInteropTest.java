@@ -244,4 +244,43 @@ class CuratorInteropTest extends ZkTestSupport {
         assertEquals(5 * ROUNDS, d.entries.get());
         assertEquals(List.of(), server.residue(name));
     }
+
+    @Test
+    void aPlainCuratorApplicationsHoldersShowInEveryProvidersInspection() throws Exception {
+        String base = "interop-inspect-" + System.nanoTime();
+        CuratorFramework app = apps.get(0);
+        InterProcessMutex mutex = new InterProcessMutex(app, path(base + "/mutex"));
+        InterProcessReadWriteLock rw = new InterProcessReadWriteLock(app, path(base + "/rw"));
+        InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(apps.get(1), path(base + "/sem"), 3);
+        assertTrue(mutex.acquire(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        assertTrue(rw.readLock().acquire(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        java.util.Collection<Lease> leases = semaphore.acquire(2, TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        try {
+            List<String> nodes = app.getChildren().forPath(path(base + "/mutex"));
+            assertEquals(1, nodes.size(), "the mutex's node: " + nodes);
+            long czxid = app.checkExists().forPath(path(base + "/mutex") + "/" + nodes.get(0)).getCzxid();
+            for (LockService s : oneClientOfEachZooKeeperProvider()) {
+                org.lockspi.LockInfo m = s.inspect(base + "/mutex");
+                assertEquals(org.lockspi.LockInfo.Kind.MUTEX, m.kind(), s.providerName() + ": " + m);
+                assertEquals(1, m.holders().size(), s.providerName() + ": " + m);
+                assertEquals(czxid, m.holders().get(0).fencingToken().getAsLong(), s.providerName() + ": " + m);
+                assertTrue(m.holders().get(0).since().isPresent() && !m.holders().get(0).own(), s.providerName()
+                        + ": " + m);
+                org.lockspi.LockInfo r = s.inspect(base + "/rw");
+                assertEquals(org.lockspi.LockInfo.Kind.READ_WRITE, r.kind(), s.providerName() + ": " + r);
+                assertEquals(org.lockspi.LockInfo.Mode.READ, r.holders().get(0).mode(), s.providerName() + ": " + r);
+                org.lockspi.LockInfo sem = s.inspect(base + "/sem");
+                assertEquals(2, sem.permitsInUse(), s.providerName() + ": " + sem);
+                assertEquals(List.of(base + "/mutex", base + "/rw", base + "/sem"), s.list(base + "/"),
+                        s.providerName());
+            }
+        } finally {
+            semaphore.returnAll(leases);
+            rw.readLock().release();
+            mutex.release();
+        }
+        for (LockService s : oneClientOfEachZooKeeperProvider()) {
+            assertEquals(List.of(), s.list(base), s.providerName() + " after the releases");
+        }
+    }
 }

@@ -93,7 +93,7 @@ public final class RedisLockProvider implements LockProvider {
     private static final Set<LockFeature> FEATURES = Collections.unmodifiableSet(EnumSet.of(
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
             LockFeature.SEMAPHORE, LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL,
-            LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE));
+            LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE, LockFeature.INSPECTION));
     private static final String VERSION = loadVersion();
 
     /** For {@link java.util.ServiceLoader}; cheap, connects nothing. */

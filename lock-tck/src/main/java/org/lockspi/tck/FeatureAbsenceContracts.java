@@ -80,4 +80,15 @@ public interface FeatureAbsenceContracts extends TckContext {
                     () -> lease.addListener((l, previous, current) -> { })), LockFeature.LOST_NOTIFICATION.name());
         }
     }
+
+    @Test
+    @DisplayName("§9.7 without INSPECTION, inspect(name) and list(prefix) throw UnsupportedOperationException")
+    default void noInspection() {
+        requireAbsent(provider(), LockFeature.INSPECTION);
+        LockService client = openClient();
+        assertNames(throwsWithin(UnsupportedOperationException.class, BOUND, "inspect(name)",
+                () -> client.inspect(uniqueName("absent"))), LockFeature.INSPECTION.name());
+        assertNames(throwsWithin(UnsupportedOperationException.class, BOUND, "list(prefix)",
+                () -> client.list("")), LockFeature.INSPECTION.name());
+    }
 }

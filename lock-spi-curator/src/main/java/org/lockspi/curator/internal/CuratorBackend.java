@@ -33,6 +33,7 @@ import org.lockspi.spi.LockUri;
 import org.lockspi.zookeeper.recipe.BoundedClose;
 import org.lockspi.zookeeper.recipe.ZkConnectFailures;
 import org.lockspi.zookeeper.recipe.ZkContact;
+import org.lockspi.zookeeper.recipe.ZkInspection;
 import org.lockspi.zookeeper.recipe.ZkSettings;
 
 /**
@@ -591,6 +592,37 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     /** @return the instant before which the session cannot have expired on the server */
     long validUntilNanos() {
         return contact.validUntilNanos();
+    }
+
+    // ---- inspection -------------------------------------------------------------------------------------------
+
+    @Override
+    public org.lockspi.LockInfo inspect(String name) throws InterruptedException {
+        checkOpen();
+        String path = ZKPaths.makePath(basePath, name);
+        Set<String> own = new HashSet<>();
+        for (CuratorLease lease : live) {
+            own.add(lease.node);
+        }
+        try {
+            return ZkInspection.inspect(reader(), path, name, own::contains);
+        } catch (KeeperException e) {
+            throw connectionFailure("could not inspect " + path, e);
+        }
+    }
+
+    @Override
+    public List<String> list(String prefix) throws InterruptedException {
+        checkOpen();
+        try {
+            return ZkInspection.list(reader(), basePath, prefix);
+        } catch (KeeperException e) {
+            throw connectionFailure("could not list the locks under " + basePath, e);
+        }
+    }
+
+    private ZkInspection.Reader reader() {
+        return new CuratorReader(client, this::connectionFailure);
     }
 
     LockConnectionException connectionFailure(String what, Exception e) {

@@ -139,7 +139,7 @@ final class LeaseKeeper {
                 long sentAt = System.nanoTime();
                 String script = lease.shared ? Scripts.RENEW_SHARED : Scripts.RENEW_EXCLUSIVE;
                 Object result = Calls.retryOnce(redis, this::suspend,
-                        () -> redis.eval(script, List.of(lease.key), List.of(lease.ownerToken, leaseArg)));
+                        () -> redis.eval(script, List.of(lease.key), List.of(lease.entry, leaseArg)));
                 if (Long.valueOf(1L).equals(result)) {
                     lease.confirmed(sentAt);
                 } else {

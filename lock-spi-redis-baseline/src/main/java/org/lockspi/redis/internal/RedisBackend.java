@@ -159,9 +159,9 @@ public final class RedisBackend implements LockBackend {
             switch (request.kind()) {
                 case MUTEX:
                 case NON_REENTRANT_MUTEX:
-                    return List.of(ownerToken, leaseArg, "0", waitArg);
+                    return List.of(ownerToken, leaseArg, "0", waitArg, RedisEntry.letter(request.kind()));
                 case WRITE:
-                    return List.of(ownerToken, leaseArg, "1", waitArg);
+                    return List.of(ownerToken, leaseArg, "1", waitArg, RedisEntry.letter(request.kind()));
                 case READ: {
                     String downgrade = "";
                     BackendLease heldWrite = request.heldWrite();
@@ -170,7 +170,7 @@ public final class RedisBackend implements LockBackend {
                             throw new IllegalArgumentException("heldWrite is not a lease of this provider: "
                                     + heldWrite);
                         }
-                        downgrade = ((RedisLease) heldWrite).ownerToken;
+                        downgrade = ((RedisLease) heldWrite).entry;
                     }
                     return List.of(ownerToken, leaseArg, "0", "1", downgrade, waitArg);
                 }
@@ -288,8 +288,10 @@ public final class RedisBackend implements LockBackend {
                 return null;
             }
             attempt.registered = false; // the script removed the waiter marks with the acquisition
+            List<?> granted = (List<?>) result; // the fencing token and the entry
             RedisLease lease = new RedisLease(this, attempt.request.kind(), attempt.request.name(), attempt.leaseKey,
-                    attempt.shared, attempt.ownerToken, (Long) result, sentAt, server, confirmNanos, validNanos);
+                    attempt.shared, attempt.ownerToken, (String) granted.get(1), (Long) granted.get(0), sentAt, server,
+                    confirmNanos, validNanos);
             // If the connection was suspended, this answer restores it, and every lease is checked at once.
             keeper.acquired(lease);
             return lease;
@@ -366,7 +368,7 @@ public final class RedisBackend implements LockBackend {
             try {
                 String script = lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE;
                 Calls.retryOnce(redis, keeper::failed,
-                        () -> redis.eval(script, List.of(lease.key), List.of(lease.ownerToken)));
+                        () -> redis.eval(script, List.of(lease.key), List.of(lease.entry)));
             } catch (JedisException e) {
                 if (lease.isLost()) {
                     return; // nothing of ours to free; a lost lease's release never throws
@@ -376,6 +378,30 @@ public final class RedisBackend implements LockBackend {
             }
         } finally {
             inFlight.readLock().unlock();
+        }
+    }
+
+    // ---- inspection -------------------------------------------------------------------------------------------
+
+    @Override
+    public org.lockspi.LockInfo inspect(String name) {
+        checkOpen();
+        try {
+            return Calls.retryOnce(redis, keeper::failed,
+                    () -> RedisInspection.inspect(redis, settings.keyPrefix(), clientId, name));
+        } catch (JedisException e) {
+            throw failure("inspecting '" + name + "'", e);
+        }
+    }
+
+    @Override
+    public List<String> list(String prefix) {
+        checkOpen();
+        try {
+            return Calls.retryOnce(redis, keeper::failed,
+                    () -> RedisInspection.list(redis, settings.keyPrefix(), prefix));
+        } catch (JedisException e) {
+            throw failure("listing the locks under '" + prefix + "'", e);
         }
     }
 
@@ -405,7 +431,7 @@ public final class RedisBackend implements LockBackend {
                 }
                 try {
                     redis.eval(lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE,
-                            List.of(lease.key), List.of(lease.ownerToken));
+                            List.of(lease.key), List.of(lease.entry));
                 } catch (JedisException e) {
                     if (failure == null) {
                         failure = new LockConnectionException("closing " + settings + ": some leases could not be "

@@ -4,9 +4,10 @@ package org.lockspi.redis.internal;
  * The key layout. A lock name maps to a hash-tagged base key {@code <prefix>{<name>}}, so that every key of one
  * lock falls in one Redis Cluster slot and a Lua script may touch them together:
  * <ul>
- *   <li>{@code <prefix>{<name>}}: a string holding the exclusive holder's owner token, with the lease as its
- *       expiry (mutex, non-reentrant mutex, write half of a read-write lock);</li>
- *   <li>{@code <prefix>{<name>}:read}: a sorted set of reader owner tokens scored by their expiry (server time,
+ *   <li>{@code <prefix>{<name>}}: a string holding the exclusive holder's entry ({@link RedisEntry}: owner token,
+ *       fencing token, grant time, kind), with the lease as its expiry (mutex, non-reentrant mutex, write half of
+ *       a read-write lock);</li>
+ *   <li>{@code <prefix>{<name>}:read}: a sorted set of reader entries scored by their expiry (server time,
  *       ms), with a key expiry at least as late as the latest member;</li>
  *   <li>{@code <prefix>{<name>}:sem}: the same for the permits of a semaphore;</li>
  *   <li>{@code <prefix>{<name>}:wwait}: a sorted set of the owner tokens of waiting writers, scored by expiry,

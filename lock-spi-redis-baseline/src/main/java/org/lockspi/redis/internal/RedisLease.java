@@ -15,6 +15,8 @@ final class RedisLease implements BackendLease {
     final String key;
     final boolean shared;
     final String ownerToken;
+    /** The holder's entry on the server ({@link RedisEntry}): what release and renewal compare. */
+    final String entry;
     private final long fencingToken;
 
     private volatile boolean lost;
@@ -28,13 +30,14 @@ final class RedisLease implements BackendLease {
     private volatile long confirmedAt;
 
     RedisLease(RedisBackend backend, LockKind kind, String name, String key, boolean shared, String ownerToken,
-               long fencingToken, long sentAt, String runId, long confirmNanos, long validNanos) {
+               String entry, long fencingToken, long sentAt, String runId, long confirmNanos, long validNanos) {
         this.backend = backend;
         this.kind = kind;
         this.name = name;
         this.key = key;
         this.shared = shared;
         this.ownerToken = ownerToken;
+        this.entry = entry;
         this.fencingToken = fencingToken;
         this.confirmedAt = sentAt;
         this.runId = runId;

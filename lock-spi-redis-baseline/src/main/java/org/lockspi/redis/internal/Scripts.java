@@ -37,13 +37,13 @@ final class Scripts {
     /**
      * Exclusive acquire. KEYS: lock, fence, readers, waiting writers, this attempt's waiter key. ARGV: token, lease
      * ms, '1' for a write lock (no live reader may hold it), ms a failed attempt marks itself as waiting for
-     * ('0': it will not wait). A waiting write lock is also listed among the waiting writers. Returns the fencing
-     * token, or nil if held by someone else.
+     * ('0': it will not wait), the kind's letter ({@link RedisEntry}). A waiting write lock is also listed among
+     * the waiting writers. The key's value is the holder's entry, {@code <owner token>|<fencing token>|<server
+     * ms>|<kind>}. Returns the fencing token and the entry, or nil if held by someone else.
      */
     static final String ACQUIRE_EXCLUSIVE = PROLOGUE
             + "local write = ARGV[3] == '1'\n"
-            + "local now = 0\n"
-            + "if write then now = nowms() end\n"
+            + "local now = nowms()\n"
             + "local function busy()\n"
             + "  local wait = tonumber(ARGV[4])\n"
             + "  if wait > 0 then\n"
@@ -59,17 +59,21 @@ final class Scripts {
             + "  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', string.format('%d', now))\n"
             + "  if redis.call('ZCARD', KEYS[3]) > 0 then return busy() end\n"
             + "end\n"
-            + "if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return busy() end\n"
+            + "if redis.call('EXISTS', KEYS[1]) == 1 then return busy() end\n"
+            + "local n = fence(KEYS[2])\n"
+            + "local entry = ARGV[1] .. '|' .. string.format('%d', n) .. '|' .. string.format('%d', now) .. '|' .. ARGV[5]\n"
+            + "redis.call('SET', KEYS[1], entry, 'PX', ARGV[2])\n"
             + "redis.call('DEL', KEYS[5])\n"
             + "if write then redis.call('ZREM', KEYS[4], ARGV[1]) end\n"
-            + "return fence(KEYS[2])\n";
+            + "return {n, entry}\n";
 
     /**
      * Shared acquire (a reader or a semaphore permit). KEYS: lock, fence, sorted set, waiting writers, this
      * attempt's waiter key. ARGV: token, lease ms, limit (0: none), '1' for a reader (no writer may hold the lock
      * and no writer may be waiting), the owner token of a write lease being downgraded (or ''), which lets the
-     * reader in at once, ms a failed attempt marks itself as waiting for ('0': it will not wait). Returns the
-     * fencing token, or nil if it must wait.
+     * reader in at once, ms a failed attempt marks itself as waiting for ('0': it will not wait). The member is
+     * the holder's entry, {@code <owner token>|<fencing token>|<server ms>}. Returns the fencing token and the
+     * entry, or nil if it must wait.
      */
     static final String ACQUIRE_SHARED = PROLOGUE
             + "local now = nowms()\n"
@@ -89,12 +93,14 @@ final class Scripts {
             + "end\n"
             + "local limit = tonumber(ARGV[3])\n"
             + "if limit > 0 and redis.call('ZCARD', KEYS[3]) >= limit then return busy() end\n"
-            + "redis.call('ZADD', KEYS[3], string.format('%d', now + lease), ARGV[1])\n"
+            + "local n = fence(KEYS[2])\n"
+            + "local entry = ARGV[1] .. '|' .. string.format('%d', n) .. '|' .. string.format('%d', now)\n"
+            + "redis.call('ZADD', KEYS[3], string.format('%d', now + lease), entry)\n"
             + "keepset(KEYS[3], lease)\n"
             + "redis.call('DEL', KEYS[5])\n"
-            + "return fence(KEYS[2])\n";
+            + "return {n, entry}\n";
 
-    /** Exclusive renew. KEYS: lock. ARGV: token, lease ms. Returns 1 if still ours (and extended), else 0. */
+    /** Exclusive renew. KEYS: lock. ARGV: entry, lease ms. Returns 1 if still ours (and extended), else 0. */
     static final String RENEW_EXCLUSIVE = ""
             + "if redis.call('GET', KEYS[1]) == ARGV[1] then\n"
             + "  redis.call('PEXPIRE', KEYS[1], ARGV[2])\n"
@@ -102,7 +108,7 @@ final class Scripts {
             + "end\n"
             + "return 0\n";
 
-    /** Shared renew. KEYS: sorted set. ARGV: token, lease ms. Returns 1 if still ours (and extended), else 0. */
+    /** Shared renew. KEYS: sorted set. ARGV: entry, lease ms. Returns 1 if still ours (and extended), else 0. */
     static final String RENEW_SHARED = PROLOGUE
             + "local now = nowms()\n"
             + "local lease = tonumber(ARGV[2])\n"
@@ -112,7 +118,7 @@ final class Scripts {
             + "keepset(KEYS[1], lease)\n"
             + "return 1\n";
 
-    /** Exclusive release: compare-and-delete. KEYS: lock. ARGV: token. Returns 1 if it was ours, else 0. */
+    /** Exclusive release: compare-and-delete. KEYS: lock. ARGV: entry. Returns 1 if it was ours, else 0. */
     static final String RELEASE_EXCLUSIVE = ""
             + "if redis.call('GET', KEYS[1]) == ARGV[1] then\n"
             + "  redis.call('DEL', KEYS[1])\n"
@@ -122,15 +128,30 @@ final class Scripts {
 
     /**
      * Giving up an acquisition: removes whatever the token may have left, whether the last attempt's outcome is
-     * known or not. KEYS: lock, sorted set, waiting writers, waiter key. ARGV: token.
+     * known or not (the entry is not known then: it is found by its owner token). KEYS: lock, sorted set, waiting
+     * writers, waiter key. ARGV: token.
      */
     static final String ABANDON = ""
-            + "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end\n"
-            + "redis.call('ZREM', KEYS[2], ARGV[1])\n"
+            + "local function mine(v) return v and (v == ARGV[1] or string.sub(v, 1, #ARGV[1] + 1) == ARGV[1] .. '|') end\n"
+            + "if mine(redis.call('GET', KEYS[1])) then redis.call('DEL', KEYS[1]) end\n"
+            + "for _, m in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do\n"
+            + "  if mine(m) then redis.call('ZREM', KEYS[2], m) end\n"
+            + "end\n"
             + "redis.call('ZREM', KEYS[3], ARGV[1])\n"
             + "redis.call('DEL', KEYS[4])\n"
             + "return 1\n";
 
-    /** Shared release. KEYS: sorted set. ARGV: token. Returns 1 if it was there, else 0. */
+    /**
+     * Inspection, read only. KEYS: lock, readers, permits. Returns the exclusive entry (or ''), the live reader
+     * entries, the live permit entries, and the server time in ms.
+     */
+    static final String INSPECT = PROLOGUE
+            + "local now = nowms()\n"
+            + "local live = '(' .. string.format('%d', now)\n"
+            + "local holder = redis.call('GET', KEYS[1]) or ''\n"
+            + "return {holder, redis.call('ZRANGEBYSCORE', KEYS[2], live, '+inf'),\n"
+            + "  redis.call('ZRANGEBYSCORE', KEYS[3], live, '+inf'), string.format('%d', now)}\n";
+
+    /** Shared release. KEYS: sorted set. ARGV: entry. Returns 1 if it was there, else 0. */
     static final String RELEASE_SHARED = "return redis.call('ZREM', KEYS[1], ARGV[1])\n";
 }

@@ -184,6 +184,15 @@ public final class ZkClientOps implements ZkOps {
     }
 
     @Override
+    public org.apache.zookeeper.data.Stat stat(String path) throws KeeperException, InterruptedException {
+        try {
+            return call(() -> client.stat(path));
+        } catch (KeeperException.NoNodeException e) {
+            return null;
+        }
+    }
+
+    @Override
     public List<String> children(String path) throws KeeperException, InterruptedException {
         return call(() -> client.children(path));
     }

@@ -14,7 +14,8 @@ import redis.clients.jedis.util.SafeEncoder;
 /**
  * Looks behind the {@code redis-baseline} provider's back, on connections of its own (one per call, so a server
  * restart leaves nothing stale). Knows the provider's key layout with the default {@code keyPrefix}
- * {@value #KEY_PREFIX}: a lock whose backend key ({@code LockKeys.key(name)}) is {@code N} owns {@code lockspi:{N}} (the exclusive holder's owner token),
+ * {@value #KEY_PREFIX}: a lock whose backend key ({@code LockKeys.key(name)}) is {@code N} owns {@code lockspi:{N}} (the
+ * exclusive holder's entry, which begins with its owner token),
  * {@code lockspi:{N}:read} (readers), {@code lockspi:{N}:sem} (semaphore permits), {@code lockspi:{N}:wwait}
  * (waiting writers), {@code lockspi:{N}:wait:<owner token>} (one per waiting acquisition) and
  * {@code lockspi:{N}:fence} (the fencing counter). Keys have no {@code '}'}, so {@code lockspi:{N}*} matches no

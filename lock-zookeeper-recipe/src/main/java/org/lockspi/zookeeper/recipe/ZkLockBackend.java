@@ -404,6 +404,62 @@ public final class ZkLockBackend implements LockBackend {
         }
     }
 
+    // ---- inspection -------------------------------------------------------------------------------------------
+
+    @Override
+    public org.lockspi.LockInfo inspect(String name) throws InterruptedException {
+        checkOpen();
+        String path = ZkLayout.join(root.isEmpty() ? "/" : root, name);
+        Set<String> own = new java.util.HashSet<>();
+        for (ZkLease lease : leases) {
+            own.add(lease.path());
+        }
+        return read("inspect " + path, () -> ZkInspection.inspect(reader(), path, name, own::contains));
+    }
+
+    @Override
+    public List<String> list(String prefix) throws InterruptedException {
+        checkOpen();
+        String base = root.isEmpty() ? "/" : root;
+        return read("list " + base, () -> ZkInspection.list(reader(), base, prefix));
+    }
+
+    private ZkInspection.Reader reader() {
+        return new ZkInspection.Reader() {
+            @Override
+            public List<String> children(String path) throws KeeperException, InterruptedException {
+                return childrenOrEmpty(path);
+            }
+
+            @Override
+            public org.apache.zookeeper.data.Stat stat(String path) throws KeeperException, InterruptedException {
+                return ops.stat(path);
+            }
+        };
+    }
+
+    private interface Read<T> {
+        T run() throws KeeperException, InterruptedException;
+    }
+
+    /** One read for inspection: no retry; a connection failure says so. */
+    private <T> T read(String what, Read<T> op) throws InterruptedException {
+        try {
+            long sent = System.nanoTime();
+            T result = op.run();
+            contact.confirmed(sent);
+            return result;
+        } catch (KeeperException.ConnectionLossException | KeeperException.SessionExpiredException e) {
+            throw new LockConnectionException("cannot " + what + " at ZooKeeper " + ops.address() + ": " + e.code(),
+                    e);
+        } catch (KeeperException e) {
+            throw unexpected(what, e);
+        } catch (IllegalStateException e) {
+            checkOpen();
+            throw e;
+        }
+    }
+
     // ---- release and clean-up --------------------------------------------------------------------------------
 
     /** @return the instant until which the last confirmed contact vouches for the session */

@@ -74,6 +74,25 @@ public interface ZkOps extends AutoCloseable {
     long czxid(String path) throws KeeperException, InterruptedException;
 
     /**
+     * The node's stat, for inspection (its czxid, ctime and ephemeral owner). The default knows the czxid only
+     * (ctime 0); a client that has the whole stat returns it.
+     *
+     * @param path a full path
+     * @return the stat, or null if there is no such node
+     * @throws KeeperException      as ZooKeeper reports it
+     * @throws InterruptedException if the thread was interrupted
+     */
+    default org.apache.zookeeper.data.Stat stat(String path) throws KeeperException, InterruptedException {
+        long czxid = czxid(path);
+        if (czxid < 0) {
+            return null;
+        }
+        org.apache.zookeeper.data.Stat stat = new org.apache.zookeeper.data.Stat();
+        stat.setCzxid(czxid);
+        return stat;
+    }
+
+    /**
      * @param path a full path
      * @return the names (not paths) of the node's children, in no particular order
      * @throws KeeperException.NoNodeException if there is no such node

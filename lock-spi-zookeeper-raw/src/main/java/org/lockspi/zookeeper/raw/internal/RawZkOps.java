@@ -237,6 +237,11 @@ public final class RawZkOps implements ZkOps {
     }
 
     @Override
+    public Stat stat(String path) throws KeeperException, InterruptedException {
+        return zk().exists(path, false);
+    }
+
+    @Override
     public List<String> children(String path) throws KeeperException, InterruptedException {
         return zk().getChildren(path, false);
     }
