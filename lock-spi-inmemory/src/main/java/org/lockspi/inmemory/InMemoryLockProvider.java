@@ -58,7 +58,7 @@ public final class InMemoryLockProvider implements LockProvider {
     private static final Set<LockFeature> FEATURES = Collections.unmodifiableSet(EnumSet.of(
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
             LockFeature.SEMAPHORE, LockFeature.FAIR, LockFeature.HERD_FREE, LockFeature.FENCING_TOKENS,
-            LockFeature.LOST_NOTIFICATION));
+            LockFeature.LOST_NOTIFICATION, LockFeature.INSPECTION));
     private static final String VERSION = loadVersion();
 
     /** For {@link java.util.ServiceLoader}; cheap, begins no space. */

@@ -1,5 +1,6 @@
 package org.lockspi.inmemory.internal;
 
+import java.time.Instant;
 import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.LockKind;
@@ -20,6 +21,8 @@ public final class Entry implements BackendLease {
     /** Set while the acquiring thread sleeps; woken when the entry is granted or its client closes. */
     Waiter waiter;
     volatile long token = -1;
+    /** When the entry was granted, for inspection; null while it waits. */
+    Instant since;
     volatile boolean lost;
 
     Entry(Space space, SpaceClient client, String key, AcquireRequest request, long seq) {

@@ -1,13 +1,17 @@
 package org.lockspi.inmemory.internal;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
+import org.lockspi.LockInfo;
 import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.Deadline;
 import org.lockspi.spi.LockKind;
@@ -156,6 +160,7 @@ public final class Space {
 
     private void grant(Entry e) {
         e.granted = true;
+        e.since = Instant.now();
         e.token = tokens.merge(e.key, FIRST_TOKEN, (old, first) -> old + 1);
         e.wake();
     }
@@ -233,6 +238,62 @@ public final class Space {
                     .collect(Collectors.toList());
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * The server's view of one lock, for {@code LockBackend.inspect}.
+     *
+     * @param asker the client asking, whose own entries are marked {@code own}
+     * @param key   the lock's key in the space
+     * @param name  the name the view is given
+     * @return the holders in queue order and the number of waiting entries
+     */
+    LockInfo inspect(SpaceClient asker, String key, String name) {
+        lock.lock();
+        try {
+            List<Entry> queue = queues.getOrDefault(key, List.of());
+            if (queue.isEmpty()) {
+                return LockInfo.empty(name);
+            }
+            List<LockInfo.Holder> holders = new ArrayList<>();
+            int waiters = 0;
+            for (Entry e : queue) {
+                if (e.granted) {
+                    holders.add(new LockInfo.Holder(mode(e.kind), OptionalLong.of(e.token), Optional.of(e.since),
+                            e.client == asker));
+                } else {
+                    waiters++;
+                }
+            }
+            return new LockInfo(name, kind(queue.get(0).kind), holders, waiters);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static LockInfo.Mode mode(LockKind kind) {
+        switch (kind) {
+            case READ:
+                return LockInfo.Mode.READ;
+            case WRITE:
+                return LockInfo.Mode.WRITE;
+            case SEMAPHORE:
+                return LockInfo.Mode.PERMIT;
+            default:
+                return LockInfo.Mode.EXCLUSIVE;
+        }
+    }
+
+    private static LockInfo.Kind kind(LockKind kind) {
+        switch (kind) {
+            case READ:
+            case WRITE:
+                return LockInfo.Kind.READ_WRITE;
+            case SEMAPHORE:
+                return LockInfo.Kind.SEMAPHORE;
+            default:
+                return LockInfo.Kind.MUTEX;
         }
     }
 

@@ -1,6 +1,9 @@
 package org.lockspi.inmemory.internal;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.lockspi.LockInfo;
 import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.BackendEvents;
 import org.lockspi.spi.BackendLease;
@@ -29,6 +32,33 @@ public final class SpaceClient implements LockBackend {
     @Override
     public BackendLease acquire(AcquireRequest request, Deadline deadline) throws InterruptedException {
         return space.acquire(this, key(request.name()), request, deadline);
+    }
+
+    @Override
+    public LockInfo inspect(String name) {
+        checkOpen();
+        return space.inspect(this, key(name), name);
+    }
+
+    /** @return the names under this client's path with entries now that start with {@code prefix} */
+    @Override
+    public List<String> list(String prefix) {
+        checkOpen();
+        String under = prefix.isEmpty() ? this.prefix : key(prefix);
+        String start = this.prefix.isEmpty() ? "" : this.prefix + "/";
+        List<String> names = new ArrayList<>();
+        for (String key : space.keys()) {
+            if (key.startsWith(start) && key.startsWith(under)) {
+                names.add(key.substring(start.length()));
+            }
+        }
+        return names;
+    }
+
+    private void checkOpen() {
+        if (isClosed()) {
+            throw new IllegalStateException("in-memory client is closed: " + this);
+        }
     }
 
     /** @return the space this client is connected to */
