@@ -87,7 +87,10 @@ public abstract class ForwardingProvider implements LockProvider {
         return request;
     }
 
-    /** Acquires through the real backend: a lease of the real backend (or of the mutant's own), or null. */
+    /**
+     * Acquires through the real backend: a lease of the real backend, or null. A mutant may return a {@link Lease}
+     * of its own around the real one; the relayed events then name it.
+     */
     protected BackendLease acquire(LockBackend backend, AcquireRequest request, Deadline deadline)
             throws InterruptedException {
         return backend.acquire(request, deadline);
@@ -178,6 +181,11 @@ public abstract class ForwardingProvider implements LockProvider {
             return wrappers.computeIfAbsent(real, ForwardingProvider.this::lease);
         }
 
+        Lease adopt(Lease own) {
+            wrappers.put(own.real, own);
+            return own;
+        }
+
         @Override
         public void connectionSuspended() {
             ForwardingProvider.this.connectionSuspended(engine);
@@ -218,6 +226,9 @@ public abstract class ForwardingProvider implements LockProvider {
             BackendLease lease = ForwardingProvider.this.acquire(real, request(forwarded), deadline);
             if (lease == null) {
                 return null;
+            }
+            if (lease instanceof Lease own) {
+                return relay.adopt(own); // a mutant's own wrapper: the relayed events name it from now on
             }
             return relay.wrap(lease); // the same wrapper the relayed events name
         }

@@ -261,4 +261,18 @@ final class MutantRuns {
             return new RedisMutants.ValidityUntracked();
         }
     }
+
+    static final class RedisReleaseWithoutOwnerCheck extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new RedisMutants.ReleaseWithoutOwnerCheck();
+        }
+    }
+
+    static final class RedisStaleConnectionSurfaces extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new RedisMutants.StaleConnectionSurfaces();
+        }
+    }
 }

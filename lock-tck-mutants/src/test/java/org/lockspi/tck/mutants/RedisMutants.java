@@ -4,14 +4,19 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.lockspi.LockConnectionException;
 import org.lockspi.LockFeature;
 import org.lockspi.redis.RedisLockProvider;
 import org.lockspi.spi.AcquireRequest;
+import org.lockspi.spi.BackendEvents;
 import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.Deadline;
 import org.lockspi.spi.LockBackend;
 import org.lockspi.spi.LockKind;
 import org.lockspi.spi.LockUri;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
 
 /** Broken variants of {@code redis-baseline}, each with one defect, injected at the SPI. */
 public final class RedisMutants {
@@ -209,6 +214,100 @@ public final class RedisMutants {
                 @Override
                 public long validUntilNanos() {
                     return Long.MAX_VALUE;
+                }
+            };
+        }
+    }
+
+    /**
+     * The exclusive release as a plain {@code DEL} of the lock's key, without comparing the owner token: a late
+     * release of a lease that was lost meanwhile deletes the next holder's key.
+     */
+    public static final class ReleaseWithoutOwnerCheck extends ForwardingProvider {
+        private volatile HostAndPort server;
+        private volatile String keyPrefix;
+
+        /** For ServiceLoader. */
+        public ReleaseWithoutOwnerCheck() {
+            super("mutant-redis-release-without-owner-check", new RedisLockProvider());
+        }
+
+        @Override
+        protected LockUri uri(LockUri uri) {
+            server = HostAndPort.from(uri.hosts().get(0));
+            keyPrefix = uri.parameter("keyPrefix").orElse("lockspi:");
+            return uri;
+        }
+
+        @Override
+        protected BackendLease acquire(LockBackend backend, AcquireRequest request, Deadline deadline)
+                throws InterruptedException {
+            BackendLease real = backend.acquire(request, deadline);
+            if (real == null || request.kind() == LockKind.READ || request.kind() == LockKind.SEMAPHORE) {
+                return real;
+            }
+            String key = keyPrefix + "{" + request.name() + "}";
+            HostAndPort at = server;
+            return new Lease(real) {
+                @Override
+                public void release() {
+                    real.release();
+                    try (Jedis redis = new Jedis(at)) {
+                        redis.del(key); // "DEL is enough: the key is ours"
+                    }
+                }
+            };
+        }
+    }
+
+    /**
+     * A pooled connection broken by a server restart is not replaced before use: the first acquisition after the
+     * connection was lost fails with it instead of retrying on a fresh connection.
+     */
+    public static final class StaleConnectionSurfaces extends ForwardingProvider {
+        /** For ServiceLoader. */
+        public StaleConnectionSurfaces() {
+            super("mutant-redis-stale-connection-surfaces", new RedisLockProvider());
+        }
+
+        @Override
+        public LockBackend open(LockUri uri, BackendEvents events) {
+            AtomicBoolean broken = new AtomicBoolean();
+            LockBackend backend = super.open(uri, new BackendEvents() {
+                @Override
+                public void connectionSuspended() {
+                    broken.set(true);
+                    events.connectionSuspended();
+                }
+
+                @Override
+                public void connectionRestored() {
+                    events.connectionRestored();
+                }
+
+                @Override
+                public void leasesConfirmed() {
+                    events.leasesConfirmed();
+                }
+
+                @Override
+                public void leaseLost(BackendLease lease) {
+                    events.leaseLost(lease);
+                }
+            });
+            return new LockBackend() {
+                @Override
+                public BackendLease acquire(AcquireRequest request, Deadline deadline) throws InterruptedException {
+                    if (broken.getAndSet(false)) {
+                        throw new LockConnectionException("acquiring " + request + ": connection reset (a pooled "
+                                + "connection broken by the server's restart)");
+                    }
+                    return backend.acquire(request, deadline);
+                }
+
+                @Override
+                public void close() {
+                    backend.close();
                 }
             };
         }
