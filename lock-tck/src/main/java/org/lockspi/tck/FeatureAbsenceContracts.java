@@ -1,6 +1,7 @@
 package org.lockspi.tck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.lockspi.tck.internal.Checks.BOUND;
 import static org.lockspi.tck.internal.Checks.WAIT;
 import static org.lockspi.tck.internal.Checks.assertNames;
@@ -8,6 +9,8 @@ import static org.lockspi.tck.internal.Checks.requireAbsent;
 import static org.lockspi.tck.internal.Checks.requireSomeKind;
 import static org.lockspi.tck.internal.Checks.throwsWithin;
 
+import java.util.EnumSet;
+import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.lockspi.Lease;
@@ -19,6 +22,7 @@ import org.lockspi.tck.internal.Kind;
 /**
  * §9 Feature absence: a feature the provider does not declare is refused with UnsupportedOperationException
  * naming it. For a declared feature the test is skipped with the reason "declares X"; its own contracts test it.
+ * What a provider declares is fixed: the set {@code features()} returns cannot be used to change it (§9.8).
  */
 public interface FeatureAbsenceContracts extends TckContext {
 
@@ -90,5 +94,37 @@ public interface FeatureAbsenceContracts extends TckContext {
                 () -> client.inspect(uniqueName("absent"))), LockFeature.INSPECTION.name());
         assertNames(throwsWithin(UnsupportedOperationException.class, BOUND, "list(prefix)",
                 () -> client.list("")), LockFeature.INSPECTION.name());
+    }
+
+    @Test
+    @DisplayName("§9.8 features() is the same on every call and cannot be changed through the set it returns")
+    default void declaredFeaturesAreFixed() {
+        Set<LockFeature> first = provider().features();
+        assertNotNull(first, "features()");
+        Set<LockFeature> declared = EnumSet.noneOf(LockFeature.class);
+        declared.addAll(first);
+        Set<LockFeature> returned = provider().features();
+        assertEquals(declared, returned, "two calls of features() differ");
+        Set<LockFeature> absent = EnumSet.allOf(LockFeature.class);
+        absent.removeAll(declared);
+        boolean changed = false;
+        try {
+            // what a caller may do to "switch a feature off" for itself: the provider must not be changed by it
+            changed = !declared.isEmpty() && returned.remove(declared.iterator().next());
+            changed |= !absent.isEmpty() && returned.add(absent.iterator().next());
+        } catch (UnsupportedOperationException refused) {
+            // an unmodifiable set: the declaration is safe
+        }
+        try {
+            assertEquals(declared, provider().features(), "a change to the set features() returned changed what "
+                    + "provider '" + provider().name() + "' declares (it returns its own modifiable set)");
+            assertEquals(declared, openClient().features(), "a service opened after a change to the set "
+                    + "features() returned reports other features than the provider declared");
+        } finally {
+            if (changed) {
+                returned.clear(); // undo the change for the tests that follow
+                returned.addAll(declared);
+            }
+        }
     }
 }

@@ -21,17 +21,21 @@ import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
  * Runs a TCK class through the JUnit Platform launcher, as a build would, and records the outcome of each test by
- * its display name (which starts with the rule, {@code §3.1 ...}).
+ * its display name (which starts with the rule, {@code §3.1 ...}). Public, and shipped in lock-tck's test jar
+ * (with nothing else of its tests), so that other modules' self-tests (lock-tck-mutants) run the kit the same way.
  */
-final class TckRun {
+public final class TckRun {
     /** How one test ended. */
-    enum Status { SUCCESSFUL, FAILED, ABORTED, SKIPPED }
+    public enum Status { SUCCESSFUL, FAILED, ABORTED, SKIPPED }
 
     /** One test's outcome. */
-    static final class Outcome {
-        final Status status;
-        final Throwable throwable;
-        final String reason;
+    public static final class Outcome {
+        /** how it ended */
+        public final Status status;
+        /** the failure, for FAILED (null otherwise) */
+        public final Throwable throwable;
+        /** the skip or abort reason, for SKIPPED and ABORTED (null otherwise) */
+        public final String reason;
 
         Outcome(Status status, Throwable throwable, String reason) {
             this.status = status;
@@ -56,7 +60,7 @@ final class TckRun {
      * @param select   which tests to run, by display name
      * @return the outcomes by display name
      */
-    static TckRun run(Class<?> tckClass, Predicate<String> select) {
+    public static TckRun run(Class<?> tckClass, Predicate<String> select) {
         TckRun run = new TckRun();
         PostDiscoveryFilter filter = descriptor -> FilterResult.includedIf(
                 descriptor.isContainer() || select.test(descriptor.getDisplayName()));
@@ -103,7 +107,7 @@ final class TckRun {
     }
 
     /** @return what the run printed to standard output: its conformance report */
-    String output() {
+    public String output() {
         return output;
     }
 
@@ -112,7 +116,7 @@ final class TckRun {
     }
 
     /** @return outcomes by display name */
-    Map<String, Outcome> outcomes() {
+    public Map<String, Outcome> outcomes() {
         return outcomes;
     }
 
@@ -120,13 +124,13 @@ final class TckRun {
      * @param rule a rule prefix such as {@code "§3.1 "}
      * @return the outcomes of the tests of that rule
      */
-    Map<String, Outcome> rule(String rule) {
+    public Map<String, Outcome> rule(String rule) {
         return outcomes.entrySet().stream().filter(e -> e.getKey().startsWith(rule))
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, TreeMap::new));
     }
 
     /** @return the outcomes with the given status */
-    Map<String, Outcome> with(Status status) {
+    public Map<String, Outcome> with(Status status) {
         return outcomes.entrySet().stream().filter(e -> e.getValue().status == status)
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, TreeMap::new));
     }

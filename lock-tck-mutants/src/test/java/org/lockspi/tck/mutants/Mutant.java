@@ -1,0 +1,93 @@
+package org.lockspi.tck.mutants;
+
+import java.lang.reflect.InvocationTargetException;
+import java.util.List;
+import org.lockspi.spi.LockProvider;
+import org.lockspi.tck.LockProviderTck;
+
+/**
+ * The catalogue: broken variants of the real providers, each with one plausible defect, and the rules that must
+ * kill it (every one of them must fail by a contract assertion). docs/spec.md, "How the kit is checked", lists it.
+ */
+enum Mutant {
+    REDIS_BUSY_AS_GRANTED(MutantRuns.RedisBusyAsGranted.class, "redis-baseline",
+            "the acquire script's busy reply (nil) taken for a grant", "§3.1"),
+    ZKCLIENT_MUTEX_AS_READ(MutantRuns.ZkClientMutexAsRead.class, "zkclient",
+            "the mutex served by the read recipe", "§3.1"),
+    REDIS_CLIENT_REENTRANT(MutantRuns.RedisClientReentrant.class, "redis-baseline",
+            "reentrant per client, not per acquisition: another thread of the holding service re-enters", "§4.2"),
+    RAW_DEADLINE_WHOLE_SECONDS(MutantRuns.RawDeadlineWholeSeconds.class, "zookeeper-raw",
+            "the deadline rounded up to whole seconds before it reaches the backend", "§5.2", "§5.3"),
+    ZKCLIENT_LEAK_ON_TIMEOUT(MutantRuns.ZkClientLeakOnTimeout.class, "zkclient",
+            "a timed-out or interrupted acquisition does not delete its node (only release() deletes)", "§5.4"),
+    REDIS_RETRIES_INTERRUPT(MutantRuns.RedisRetriesInterrupt.class, "redis-baseline",
+            "an InterruptedException taken for a spurious wake-up: the wait goes on", "§5.5"),
+    CURATOR_READ_AS_WRITE(MutantRuns.CuratorReadAsWrite.class, "curator",
+            "the read half served by the write recipe: readers exclude each other", "§6.1"),
+    RAW_WRITE_AS_READ(MutantRuns.RawWriteAsRead.class, "zookeeper-raw",
+            "the write half served by the read recipe: writers share", "§6.2"),
+    ZKCLIENT_DOWNGRADE_IGNORED(MutantRuns.ZkClientDowngradeIgnored.class, "zkclient",
+            "heldWrite ignored: a downgrading read queues behind its own write", "§6.3"),
+    REDIS_SEMAPHORE_OFF_BY_ONE(MutantRuns.RedisSemaphoreOffByOne.class, "redis-baseline",
+            "permits off by one (> for >=): N + 1 holders", "§7.1"),
+    CURATOR_SEMAPHORE_ONE_PERMIT(MutantRuns.CuratorSemaphoreOnePermit.class, "curator",
+            "the permits not passed on: every semaphore has one", "§7.1"),
+    RAW_RELEASE_FORGETS_DELETE(MutantRuns.RawReleaseForgetsDelete.class, "zookeeper-raw",
+            "release() forgets the delete: the node stays until the session ends", "§8.1"),
+    CURATOR_CLOSE_FORGETS_CLIENT(MutantRuns.CuratorCloseForgetsClient.class, "curator",
+            "close() forgets to close the client: its session and locks outlive the service", "§8.4"),
+    ZKCLIENT_MUTABLE_FEATURES(MutantRuns.ZkClientMutableFeatures.class, "zkclient",
+            "features() returns the provider's own modifiable set", "§9.8"),
+    REDIS_PROCESS_LOCAL_KEYS(MutantRuns.RedisProcessLocalKeys.class, "redis-baseline",
+            "keys namespaced by the process (pid in the prefix): other JVMs are not excluded", "§10.1"),
+    RAW_PERSISTENT_NODES(MutantRuns.RawPersistentNodes.class, "zookeeper-raw",
+            "lock nodes created PERSISTENT_SEQUENTIAL, not EPHEMERAL_SEQUENTIAL", "§11.1"),
+    RAW_LOSS_UNREPORTED(MutantRuns.RawLossUnreported.class, "zookeeper-raw",
+            "loss never reported: isLost() false, no deadlines, leaseLost not passed on", "§12.1", "§17.2"),
+    REDIS_RELEASE_WITHOUT_OWNER_CHECK(MutantRuns.RedisReleaseWithoutOwnerCheck.class, "redis-baseline",
+            "the exclusive release a plain DEL, without the owner check: a late release deletes the next holder's key",
+            "§12.2", "§12.3"),
+    ZKCLIENT_SEQUENCE_TOKEN(MutantRuns.ZkClientSequenceToken.class, "zkclient",
+            "the fencing token from the sequence suffix, not the czxid", "§13.4"),
+    RAW_TOKEN_32_BITS(MutantRuns.RawToken32Bits.class, "zookeeper-raw",
+            "the fencing token cut to 32 bits (the low word of the czxid)", "§13.6"),
+    REDIS_CLAIMS_FAIR(MutantRuns.RedisClaimsFair.class, "redis-baseline",
+            "FAIR declared, while waiters poll with a jittered back-off", "§14.1"),
+    RAW_WATCHES_CHILDREN(MutantRuns.RawWatchesChildren.class, "zookeeper-raw",
+            "a waiter watches the lock's children instead of its predecessor (a herd)", "§14.2"),
+    CURATOR_OPEN_RETRIES(MutantRuns.CuratorOpenRetries.class, "curator",
+            "open() retries an unreachable server 20 times instead of failing at its connect timeout", "§15.1"),
+    REDIS_STALE_CONNECTION_SURFACES(MutantRuns.RedisStaleConnectionSurfaces.class, "redis-baseline",
+            "a pooled connection broken by a restart not replaced: the first call after it fails", "§16.2"),
+    RAW_RESTORE_UNREPORTED(MutantRuns.RawRestoreUnreported.class, "zookeeper-raw",
+            "the reconnection (connectionRestored) not passed on: leases stay UNCERTAIN", "§16.1"),
+    REDIS_VALIDITY_UNTRACKED(MutantRuns.RedisValidityUntracked.class, "redis-baseline",
+            "confirmedUntilNanos()/validUntilNanos() not tracked (the SPI defaults)", "§18.3");
+
+    final Class<? extends LockProviderTck> run;
+    final String realProvider;
+    final String defect;
+    final List<String> rules;
+
+    Mutant(Class<? extends LockProviderTck> run, String realProvider, String defect, String... rules) {
+        this.run = run;
+        this.realProvider = realProvider;
+        this.defect = defect;
+        this.rules = List.of(rules);
+    }
+
+    /** @return the mutant provider, as its run names it */
+    LockProvider provider() {
+        try {
+            return run.getDeclaredConstructor().newInstance().provider();
+        } catch (ReflectiveOperationException e) {
+            Throwable cause = e instanceof InvocationTargetException ? e.getCause() : e;
+            throw new IllegalStateException("cannot make the run " + run.getName() + ": " + cause, cause);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return provider().name() + " (" + realProvider + ")";
+    }
+}

@@ -1,0 +1,315 @@
+package org.lockspi.tck.mutants;
+
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.lockspi.LockConnectionException;
+import org.lockspi.LockFeature;
+import org.lockspi.redis.RedisLockProvider;
+import org.lockspi.spi.AcquireRequest;
+import org.lockspi.spi.BackendEvents;
+import org.lockspi.spi.BackendLease;
+import org.lockspi.spi.Deadline;
+import org.lockspi.spi.LockBackend;
+import org.lockspi.spi.LockKind;
+import org.lockspi.spi.LockUri;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+
+/** Broken variants of {@code redis-baseline}, each with one defect, injected at the SPI. */
+public final class RedisMutants {
+    private RedisMutants() {
+    }
+
+    /** The busy reply of the acquire script (nil) taken for a grant: a held lock is "acquired" anyway. */
+    public static final class BusyAsGranted extends ForwardingProvider {
+        /** For ServiceLoader. */
+        public BusyAsGranted() {
+            super("mutant-redis-busy-as-granted", new RedisLockProvider());
+        }
+
+        @Override
+        protected BackendLease acquire(LockBackend backend, AcquireRequest request, Deadline deadline)
+                throws InterruptedException {
+            BackendLease lease = backend.acquire(request, deadline);
+            return lease != null ? lease : new BackendLease() {
+                @Override
+                public long fencingToken() {
+                    return 0; // the nil reply read as the number 0
+                }
+
+                @Override
+                public boolean isLost() {
+                    return false;
+                }
+
+                @Override
+                public void release() {
+                    // the owner check finds another owner: nothing deleted
+                }
+            };
+        }
+    }
+
+    /**
+     * Reentrant per client instead of per acquisition: one owner per service and lock name, so that a second
+     * acquisition while the service holds the mutex re-enters, whichever thread asks (Redisson-style counting).
+     */
+    public static final class ClientReentrant extends ForwardingProvider {
+        private final Map<Key, Shared> held = new HashMap<>(); // guarded by itself
+
+        /** For ServiceLoader. */
+        public ClientReentrant() {
+            super("mutant-redis-client-reentrant", new RedisLockProvider());
+        }
+
+        private record Key(LockBackend backend, String name) {
+        }
+
+        /** One server acquisition shared by every acquisition of the service. */
+        private final class Shared {
+            final Key key;
+            final BackendLease real;
+            int count = 1; // guarded by held
+
+            Shared(Key key, BackendLease real) {
+                this.key = key;
+                this.real = real;
+            }
+
+            BackendLease lease() {
+                return new Lease(real) {
+                    @Override
+                    public void release() {
+                        synchronized (held) {
+                            if (--count > 0) {
+                                return;
+                            }
+                            held.remove(key);
+                        }
+                        real.release();
+                    }
+                };
+            }
+        }
+
+        @Override
+        protected BackendLease acquire(LockBackend backend, AcquireRequest request, Deadline deadline)
+                throws InterruptedException {
+            if (request.kind() != LockKind.MUTEX) {
+                return backend.acquire(request, deadline);
+            }
+            Key key = new Key(backend, request.name());
+            synchronized (held) {
+                Shared shared = held.get(key);
+                if (shared != null && !shared.real.isLost()) {
+                    shared.count++;
+                    return shared.lease();
+                }
+            }
+            BackendLease real = backend.acquire(request, deadline);
+            if (real == null) {
+                return null;
+            }
+            Shared shared = new Shared(key, real);
+            synchronized (held) {
+                held.put(key, shared);
+            }
+            return shared.lease();
+        }
+    }
+
+    /** An InterruptedException from the wait taken for a spurious wake-up: the acquisition waits again. */
+    public static final class RetriesInterrupt extends ForwardingProvider {
+        /** For ServiceLoader. */
+        public RetriesInterrupt() {
+            super("mutant-redis-retries-interrupt", new RedisLockProvider());
+        }
+
+        @Override
+        protected BackendLease acquire(LockBackend backend, AcquireRequest request, Deadline deadline) {
+            while (true) {
+                try {
+                    return backend.acquire(request, deadline);
+                } catch (InterruptedException spurious) {
+                    // "a spurious wake-up": wait again (the closed backend's IllegalStateException ends it)
+                }
+            }
+        }
+    }
+
+    /** The permit count checked with {@code >} instead of {@code >=}: one permit more than asked for. */
+    public static final class SemaphoreOffByOne extends ForwardingProvider {
+        /** For ServiceLoader. */
+        public SemaphoreOffByOne() {
+            super("mutant-redis-semaphore-off-by-one", new RedisLockProvider());
+        }
+
+        @Override
+        protected AcquireRequest request(AcquireRequest request) {
+            return request.kind() == LockKind.SEMAPHORE
+                    ? AcquireRequest.semaphore(request.name(), request.permits() + 1) : request;
+        }
+    }
+
+    /**
+     * Keys namespaced by the process (its pid in the key prefix): the clients of one JVM exclude each other, other
+     * processes take the same lock under other keys.
+     */
+    public static final class ProcessLocalKeys extends ForwardingProvider {
+        /** For ServiceLoader: the child JVMs of §10 find it by name. */
+        public ProcessLocalKeys() {
+            super("mutant-redis-process-local-keys", new RedisLockProvider());
+        }
+
+        @Override
+        protected LockUri uri(LockUri uri) {
+            String text = uri.toString();
+            return LockUri.parse(text + (text.indexOf('?') < 0 ? '?' : '&') + "keyPrefix=lockspi:"
+                    + ProcessHandle.current().pid() + ":");
+        }
+    }
+
+    /** Declares FAIR, but its waiters poll with a jittered back-off: whoever polls first after a release wins. */
+    public static final class ClaimsFair extends ForwardingProvider {
+        private static final Set<LockFeature> FEATURES;
+
+        static {
+            EnumSet<LockFeature> features = EnumSet.copyOf(new RedisLockProvider().features());
+            features.add(LockFeature.FAIR);
+            FEATURES = Set.copyOf(features);
+        }
+
+        /** For ServiceLoader. */
+        public ClaimsFair() {
+            super("mutant-redis-claims-fair", new RedisLockProvider());
+        }
+
+        @Override
+        public Set<LockFeature> features() {
+            return FEATURES;
+        }
+    }
+
+    /**
+     * {@code confirmedUntilNanos()} and {@code validUntilNanos()} left at the SPI's defaults (not tracked): a lease
+     * learns of its end only from the watchdog's next renewal, so a holder resumed from a pause trusts it first.
+     */
+    public static final class ValidityUntracked extends ForwardingProvider {
+        /** For ServiceLoader: the child JVM of §18.3 finds it by name. */
+        public ValidityUntracked() {
+            super("mutant-redis-validity-untracked", new RedisLockProvider());
+        }
+
+        @Override
+        protected Lease lease(BackendLease real) {
+            return new Lease(real) {
+                @Override
+                public long confirmedUntilNanos() {
+                    return Long.MAX_VALUE;
+                }
+
+                @Override
+                public long validUntilNanos() {
+                    return Long.MAX_VALUE;
+                }
+            };
+        }
+    }
+
+    /**
+     * The exclusive release as a plain {@code DEL} of the lock's key, without comparing the owner token: a late
+     * release of a lease that was lost meanwhile deletes the next holder's key.
+     */
+    public static final class ReleaseWithoutOwnerCheck extends ForwardingProvider {
+        private volatile HostAndPort server;
+        private volatile String keyPrefix;
+
+        /** For ServiceLoader. */
+        public ReleaseWithoutOwnerCheck() {
+            super("mutant-redis-release-without-owner-check", new RedisLockProvider());
+        }
+
+        @Override
+        protected LockUri uri(LockUri uri) {
+            server = HostAndPort.from(uri.hosts().get(0));
+            keyPrefix = uri.parameter("keyPrefix").orElse("lockspi:");
+            return uri;
+        }
+
+        @Override
+        protected BackendLease acquire(LockBackend backend, AcquireRequest request, Deadline deadline)
+                throws InterruptedException {
+            BackendLease real = backend.acquire(request, deadline);
+            if (real == null || request.kind() == LockKind.READ || request.kind() == LockKind.SEMAPHORE) {
+                return real;
+            }
+            String key = keyPrefix + "{" + request.name() + "}";
+            HostAndPort at = server;
+            return new Lease(real) {
+                @Override
+                public void release() {
+                    real.release();
+                    try (Jedis redis = new Jedis(at)) {
+                        redis.del(key); // "DEL is enough: the key is ours"
+                    }
+                }
+            };
+        }
+    }
+
+    /**
+     * A pooled connection broken by a server restart is not replaced before use: the first acquisition after the
+     * connection was lost fails with it instead of retrying on a fresh connection.
+     */
+    public static final class StaleConnectionSurfaces extends ForwardingProvider {
+        /** For ServiceLoader. */
+        public StaleConnectionSurfaces() {
+            super("mutant-redis-stale-connection-surfaces", new RedisLockProvider());
+        }
+
+        @Override
+        public LockBackend open(LockUri uri, BackendEvents events) {
+            AtomicBoolean broken = new AtomicBoolean();
+            LockBackend backend = super.open(uri, new BackendEvents() {
+                @Override
+                public void connectionSuspended() {
+                    broken.set(true);
+                    events.connectionSuspended();
+                }
+
+                @Override
+                public void connectionRestored() {
+                    events.connectionRestored();
+                }
+
+                @Override
+                public void leasesConfirmed() {
+                    events.leasesConfirmed();
+                }
+
+                @Override
+                public void leaseLost(BackendLease lease) {
+                    events.leaseLost(lease);
+                }
+            });
+            return new LockBackend() {
+                @Override
+                public BackendLease acquire(AcquireRequest request, Deadline deadline) throws InterruptedException {
+                    if (broken.getAndSet(false)) {
+                        throw new LockConnectionException("acquiring " + request + ": connection reset (a pooled "
+                                + "connection broken by the server's restart)");
+                    }
+                    return backend.acquire(request, deadline);
+                }
+
+                @Override
+                public void close() {
+                    backend.close();
+                }
+            };
+        }
+    }
+}
