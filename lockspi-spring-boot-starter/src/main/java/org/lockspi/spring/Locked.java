@@ -18,8 +18,9 @@ import java.lang.annotation.Target;
  * <p><b>Name.</b> {@link #value()} is a template: literal text with SpEL expressions in {@code #{...}}, evaluated
  * against the method's arguments, by parameter name ({@code #order}, when compiled with {@code -parameters}, as
  * Spring Boot's build plugins do) or position ({@code #p0}, {@code #a0}); {@code #root.method} and
- * {@code #root.target} are there too. A plain string is a fixed name. An expression that evaluates to null or an
- * empty name fails with {@link IllegalArgumentException}.
+ * {@code #root.target} are there too. A plain string is a fixed name. An expression that evaluates to null (as
+ * {@code #order} does when the class was compiled without {@code -parameters}) or an empty name fails with
+ * {@link IllegalArgumentException}, the method not run.
  *
  * <p><b>Not acquired.</b> If the lock is not acquired within {@link #waitFor()}: {@link IfLocked#THROW} (the
  * default) throws {@link org.lockspi.LockTimeoutException} and the method does not run; {@link IfLocked#SKIP}

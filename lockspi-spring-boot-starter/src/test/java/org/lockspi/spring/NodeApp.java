@@ -87,6 +87,11 @@ public class NodeApp {
         public String bill(String id) {
             return "billed " + id;
         }
+
+        @Locked("orders/#{#noSuchArgument}")
+        public String misnamed(String id) {
+            return "ran " + id;
+        }
     }
 
     @Bean

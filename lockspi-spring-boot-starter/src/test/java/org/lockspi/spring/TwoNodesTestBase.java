@@ -164,6 +164,8 @@ abstract class TwoNodesTestBase {
         });
         assertEquals("billed 43", inside);
         assertEquals("billed 42", ordersB.billOrSkip("42"));
+        IllegalArgumentException misnamed = assertThrows(IllegalArgumentException.class, () -> ordersB.misnamed("1"));
+        assertTrue(misnamed.getMessage().contains("'#noSuchArgument' is null"), misnamed.getMessage());
         assertEquals(2, acquired(b, "orders/42", "timed_out"));
         assertEquals(1, acquired(b, "orders/42", "acquired"));
         LockService service = a.getBean(LockService.class);

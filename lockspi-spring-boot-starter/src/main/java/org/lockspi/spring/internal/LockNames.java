@@ -7,6 +7,7 @@ import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.Expression;
+import org.springframework.expression.common.CompositeStringExpression;
 import org.springframework.expression.common.TemplateParserContext;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 
@@ -28,10 +29,22 @@ final class LockNames {
         Expression expression = parsed.computeIfAbsent(text, t -> parser.parseExpression(t, template));
         MethodBasedEvaluationContext context =
                 new MethodBasedEvaluationContext(new Root(method, target, args), method, args, parameterNames);
-        String name = expression.getValue(context, String.class);
-        if (name == null || name.isEmpty()) {
-            throw new IllegalArgumentException("lock name '" + text + "' of " + method + " evaluated to an empty"
-                    + " name: '" + name + "'");
+        Expression[] parts = expression instanceof CompositeStringExpression composite
+                ? composite.getExpressions() : new Expression[] {expression};
+        StringBuilder built = new StringBuilder();
+        for (Expression part : parts) {
+            Object value = part.getValue(context);
+            if (value == null) {
+                throw new IllegalArgumentException("lock name '" + text + "' of " + method + ": '"
+                        + part.getExpressionString() + "' is null" + (parameterNames.getParameterNames(method) == null
+                        ? " (the parameter names are not in the class file: compile with -parameters, or use #p0)"
+                        : ""));
+            }
+            built.append(value);
+        }
+        String name = built.toString();
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("lock name '" + text + "' of " + method + " evaluated to an empty name");
         }
         return name;
     }
