@@ -5,8 +5,10 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +36,7 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
     private final BeanFactory beans;
     private final LockNames names = new LockNames();
     private final Map<Method, Durations> durations = new ConcurrentHashMap<>();
+    private final Set<ScheduledRun> pending = ConcurrentHashMap.newKeySet(); // kept for lock-at-least-for
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "lockspi-scheduled-lock");
         t.setDaemon(true);
@@ -121,14 +124,20 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
             return null;
         }
         ScheduledRun run = new ScheduledRun(acquired.get(), Thread.currentThread(), scheduled.name());
-        ScheduledFuture<?> expiry = timer.schedule(run::expire, bounds.atMost().toNanos(), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> expiry;
+        try {
+            expiry = timer.schedule(run::expire, bounds.atMost().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            run.release(); // the application is stopping: no run without its at-most bound
+            return null;
+        }
         try {
             return invocation.proceed();
         } finally {
             expiry.cancel(false);
             long left = bounds.atLeast().toNanos() - (System.nanoTime() - run.startNanos());
             if (run.finish() && left > 0) {
-                timer.schedule(run::release, left, TimeUnit.NANOSECONDS);
+                releaseLater(run, left);
             } else {
                 run.release();
             }
@@ -143,9 +152,30 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
         }
     }
 
-    /** Stops the timer; leases whose delayed release is pending are freed when the service closes. */
+    /** Releases after lock-at-least-for, or at once when the interceptor is closing. */
+    private void releaseLater(ScheduledRun run, long delayNanos) {
+        pending.add(run);
+        try {
+            timer.schedule(() -> {
+                pending.remove(run);
+                run.release();
+            }, delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            pending.remove(run);
+            run.release(); // closing: the node leaves, its locks go
+        }
+    }
+
+    /**
+     * Stops the timer and releases at once the leases kept for lock-at-least-for: the application is stopping
+     * (its LockService, closed before or after this, frees them on the server anyway).
+     */
     @Override
     public void close() {
         timer.shutdownNow();
+        for (ScheduledRun run : pending) {
+            pending.remove(run);
+            run.release();
+        }
     }
 }
