@@ -49,7 +49,7 @@ public class NodeApp {
         String node;
 
         @Scheduled(cron = "* * * * * *")
-        @ScheduledLock(name = "jobs/fast", lockAtMostFor = "10s", lockAtLeastFor = "500ms")
+        @ScheduledLock(name = "jobs/fast", lockAtMostFor = "10s", lockAtLeastFor = "800ms")
         public void run() {
             Run run = new Run(node, "fast");
             RUNS.add(run);

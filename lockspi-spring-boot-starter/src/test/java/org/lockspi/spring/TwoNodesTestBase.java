@@ -105,16 +105,16 @@ abstract class TwoNodesTestBase {
         a.close();
         b.close();
         List<NodeApp.Run> runs = runs("fast");
-        // both nodes fire at the top of every second; the one that gets the lock keeps it 500 ms, so the other
-        // finds it held: one run per second across the two nodes
+        // both nodes fire at the top of every second; the one that gets the lock keeps it 800 ms, so the other
+        // finds it held even if its scheduler fires up to 800 ms late: one run per second across the two nodes
         Map<Long, List<NodeApp.Run>> perSecond = new TreeMap<>();
         for (NodeApp.Run run : runs) {
-            perSecond.computeIfAbsent(Math.round(run.startMillis / 1000.0), s -> new ArrayList<>()).add(run);
+            perSecond.computeIfAbsent(run.startMillis / 1000, s -> new ArrayList<>()).add(run);
         }
         perSecond.forEach((second, inSecond) -> assertEquals(1, inSecond.size(), "runs in one second: " + runs));
         for (int i = 1; i < runs.size(); i++) {
             long gap = runs.get(i).startNanos - runs.get(i - 1).startNanos;
-            assertTrue(gap >= Duration.ofMillis(450).toNanos(), "lock-at-least-for 500 ms between runs: " + runs);
+            assertTrue(gap >= Duration.ofMillis(700).toNanos(), "lock-at-least-for 800 ms between runs: " + runs);
         }
         // metrics: every run was an acquisition of its node; the node that lost a second counted a timed_out
         long acquiredA = acquired(registry, "jobs/fast", "acquired");
