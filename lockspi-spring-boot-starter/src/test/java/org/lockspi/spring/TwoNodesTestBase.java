@@ -139,11 +139,16 @@ abstract class TwoNodesTestBase {
         NodeApp.Run first = runs.get(0);
         NodeApp.Run second = runs.get(1);
         Poll.until("the first run interrupted", true, () -> first.interrupted, WAIT);
+        assertTrue(!first.node.equals(second.node), "the other node got in: " + runs);
         long after = second.startNanos - first.startNanos;
         assertTrue(after >= Duration.ofMillis(1450).toNanos(), "lock-at-most-for 1.5 s held: " + after / 1_000_000);
         assertTrue(after <= Duration.ofMillis(1500 + 2500).toNanos(), "freed at lock-at-most-for: " + after / 1_000_000);
         long interruptedAfter = first.endNanos - first.startNanos;
         assertTrue(interruptedAfter >= Duration.ofMillis(1450).toNanos(), "interrupted at 1.5 s: " + interruptedAfter);
+        Timer held = (first.node.equals("a") ? a : b).getBean(MeterRegistry.class).find("lockspi.lease.held")
+                .tags("lock", "jobs/hung").timer();
+        assertTrue(held.max(java.util.concurrent.TimeUnit.MILLISECONDS) >= 1450, "held until lock-at-most-for: "
+                + held.max(java.util.concurrent.TimeUnit.MILLISECONDS));
         assertEquals(Status.UP, health(a));
         assertEquals(Status.UP, health(b));
         assertEquals(1.0, a.getBean(MeterRegistry.class).find("lockspi.connection.state")
