@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.lockspi.ConnectionState;
+import org.lockspi.Lease;
 import org.lockspi.LockService;
 import org.lockspi.LockTimeoutException;
 import org.lockspi.tck.TckBackend;
@@ -178,5 +179,23 @@ abstract class TwoNodesTestBase {
         LockServiceHealthIndicator indicator = a.getBean(LockServiceHealthIndicator.class);
         a.close();
         assertEquals(Status.DOWN, indicator.health().getStatus(), "a closed service is down");
+    }
+
+    @Test
+    void healthIsOutOfServiceWhileTheServerIsDown() throws Exception {
+        ConfigurableApplicationContext a = node("a", "none");
+        assertEquals(Status.UP, health(a));
+        // a held lease: the Redis provider learns of an outage from its renewals, ZooKeeper from its session
+        Lease lease = a.getBean(LockService.class).nonReentrantMutex("health").acquire(Duration.ofSeconds(5));
+        backend.stopServer();
+        try {
+            Poll.until("health while the server is down", Status.OUT_OF_SERVICE, () -> health(a), WAIT);
+            assertEquals(1.0, a.getBean(MeterRegistry.class).find("lockspi.connection.state")
+                    .tags("state", "suspended").gauge().value());
+        } finally {
+            backend.startServer();
+        }
+        Poll.until("health once the server is back", Status.UP, () -> health(a), WAIT);
+        lease.release();
     }
 }
