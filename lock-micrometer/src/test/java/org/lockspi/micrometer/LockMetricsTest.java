@@ -144,6 +144,8 @@ class LockMetricsTest {
     @Test
     void uncertainHeldAndLostTransitions() throws Exception {
         Lease lease = a.mutex("m").acquire(Duration.ofSeconds(5));
+        java.util.concurrent.BlockingQueue<Lease> told = new java.util.concurrent.LinkedBlockingQueue<>();
+        lease.addListener((l, previous, current) -> told.add(l));
         zookeeper.stopServer();
         try {
             Poll.until("connection state", ConnectionState.SUSPENDED, a::connectionState, WAIT);
@@ -152,6 +154,7 @@ class LockMetricsTest {
         } finally {
             zookeeper.startServer();
         }
+        assertSame(lease, told.poll(15, TimeUnit.SECONDS), "an application's listener is given the metered lease");
         Poll.until("connection state", ConnectionState.CONNECTED, a::connectionState, WAIT);
         Poll.until("held again", 1.0, () -> transitions("a", "held"), WAIT);
         assertEquals(LeaseState.HELD, lease.state());

@@ -43,11 +43,15 @@ class MeteredAcquirable<A extends Acquirable> implements Acquirable {
 
     @Override
     public Optional<Lease> tryAcquire() {
+        long start = System.nanoTime();
+        Optional<Lease> lease;
         try {
-            return timedOptional(delegate::tryAcquire);
-        } catch (InterruptedException e) {
-            throw new AssertionError("tryAcquire() does not throw InterruptedException", e);
+            lease = delegate.tryAcquire();
+        } catch (RuntimeException | Error e) {
+            meters.attempt(Outcome.FAILED, start);
+            throw e;
         }
+        return counted(lease, start);
     }
 
     @Override
@@ -69,7 +73,10 @@ class MeteredAcquirable<A extends Acquirable> implements Acquirable {
 
     private Optional<Lease> timedOptional(Attempt<Optional<Lease>> attempt) throws InterruptedException {
         long start = System.nanoTime();
-        Optional<Lease> lease = record(attempt, start);
+        return counted(record(attempt, start), start);
+    }
+
+    private Optional<Lease> counted(Optional<Lease> lease, long start) {
         meters.attempt(lease.isPresent() ? Outcome.ACQUIRED : Outcome.TIMED_OUT, start);
         return lease.map(l -> new MeteredLease(l, meters, notifies));
     }

@@ -51,7 +51,12 @@ final class MeteredLease implements Lease {
         java.util.Objects.requireNonNull(listener, "listener is null");
         LeaseListener wrapper = listeners.computeIfAbsent(listener,
                 l -> (lease, previous, current) -> l.stateChanged(this, previous, current));
-        delegate.addListener(wrapper);
+        try {
+            delegate.addListener(wrapper);
+        } catch (RuntimeException e) {
+            listeners.remove(listener, wrapper); // UnsupportedOperationException: nothing added
+            throw e;
+        }
     }
 
     @Override
