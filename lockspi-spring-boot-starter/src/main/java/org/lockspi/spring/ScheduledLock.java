@@ -9,7 +9,8 @@ import java.lang.annotation.Target;
 /**
  * Runs a scheduled job ({@code @Scheduled}) on one node at a time: each run first tries the job's
  * {@linkplain org.lockspi.LockService#nonReentrantMutex(String) non-reentrant mutex} without waiting; a node that
- * finds it held skips that run.
+ * finds it held, or gets a lease that is not {@link org.lockspi.LeaseState#HELD} (granted while its connection was
+ * suspended), skips that run.
  *
  * <pre>{@code
  * @Scheduled(cron = "0 0 * * * *")

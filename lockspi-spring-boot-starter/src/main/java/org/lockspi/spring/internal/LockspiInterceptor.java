@@ -124,6 +124,12 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
             return null;
         }
         ScheduledRun run = new ScheduledRun(acquired.get(), Thread.currentThread(), scheduled.name());
+        if (!acquired.get().isHeld()) { // granted while the connection was suspended: not a lock to run under
+            LOG.log(System.Logger.Level.WARNING, "skipped {0}: lock ''{1}'' granted {2}", method, scheduled.name(),
+                    acquired.get().state());
+            run.release();
+            return null;
+        }
         ScheduledFuture<?> expiry;
         try {
             expiry = timer.schedule(run::expire, bounds.atMost().toNanos(), TimeUnit.NANOSECONDS);

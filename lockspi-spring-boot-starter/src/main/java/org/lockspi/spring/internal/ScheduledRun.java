@@ -34,11 +34,11 @@ final class ScheduledRun {
                 return;
             }
             expired = true;
+            job.interrupt(); // under the monitor: once finish() ran, no interrupt reaches the pooled thread
         }
         LOG.log(System.Logger.Level.WARNING, "scheduled job under lock ''{0}'' outlived lockAtMostFor: lock "
                 + "released, {1} interrupted", name, job.getName());
         release();
-        job.interrupt();
     }
 
     /**
