@@ -2,6 +2,8 @@ package org.lockspi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Proxy;
 import org.junit.jupiter.api.Test;
 
 /** {@link LockService#connectionState()} follows the backend's connection events, and close. */
@@ -26,49 +28,22 @@ class ConnectionStateTest extends EngineTestBase {
 
     @Test
     void defaultForServicesWithoutEvents() {
-        LockService plain = new LockService() {
-            private boolean closed;
-
-            @Override
-            public DistributedLock mutex(String name) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public Acquirable nonReentrantMutex(String name) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public ReadWriteLock readWriteLock(String name) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public Semaphore semaphore(String name, int permits) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public String providerName() {
-                return "plain";
-            }
-
-            @Override
-            public java.util.Set<LockFeature> features() {
-                return java.util.Set.of();
-            }
-
-            @Override
-            public boolean isClosed() {
-                return closed;
-            }
-
-            @Override
-            public void close() {
-                closed = true;
-            }
-        };
+        // a service that implements only isClosed and close (a proxy, so that methods added later need no code)
+        boolean[] closed = {false};
+        LockService plain = (LockService) Proxy.newProxyInstance(LockService.class.getClassLoader(),
+                new Class<?>[] {LockService.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "isClosed" -> closed[0];
+                    case "close" -> {
+                        closed[0] = true;
+                        yield null;
+                    }
+                    default -> {
+                        if (method.isDefault()) {
+                            yield InvocationHandler.invokeDefault(proxy, method, args);
+                        }
+                        throw new UnsupportedOperationException(method.getName());
+                    }
+                });
         assertEquals(ConnectionState.CONNECTED, plain.connectionState());
         plain.close();
         assertEquals(ConnectionState.CLOSED, plain.connectionState());
