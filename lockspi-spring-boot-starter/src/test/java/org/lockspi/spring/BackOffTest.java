@@ -78,8 +78,18 @@ class BackOffTest {
         properties.setUri("zookeeper://h:2181/app?provider=curator");
         assertEquals("zookeeper://h:2181/app?provider=curator&leaseTime=10s&connectTimeout=2s",
                 properties.effectiveUri());
-        assertNotNull(getClass().getResource("/META-INF/spring-configuration-metadata.json"),
-                "the configuration processor wrote the IDE metadata");
+        java.net.URL metadata = getClass().getResource("/META-INF/spring-configuration-metadata.json");
+        assertNotNull(metadata, "the configuration processor wrote the IDE metadata");
+        try (java.io.InputStream in = metadata.openStream()) {
+            String json = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            for (String property : new String[] {"lockspi.uri", "lockspi.provider", "lockspi.parameters",
+                    "lockspi.locked.wait-for", "lockspi.metrics.service-name", "lockspi.metrics.max-lock-names"}) {
+                assertTrue(json.contains("\"" + property + "\""), property + " in " + json);
+            }
+            assertTrue(json.contains("\"redis-baseline\""), "the provider names are hints");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         assertFalse(context.getBean(LockspiProperties.class).getMetrics().getMaxLockNames() < 0);
     }
 }
