@@ -164,16 +164,20 @@ abstract class TwoNodesTestBase {
         LockTemplate templateA = a.getBean(LockTemplate.class);
         String inside = templateA.executeLocked("orders/42", lease -> {
             assertNull(ordersB.billOrSkip("42"), "b skips while a holds orders/42");
+            assertTrue(b.getBean(LockTemplate.class).tryExecuteLocked("orders/42", Duration.ofMillis(100),
+                    l -> "ran").isEmpty(), "b's template does not run it either");
             assertInstanceOf(LockTimeoutException.class, assertThrows(LockTimeoutException.class,
                     () -> ordersB.bill("42")));
             return ordersB.bill("43"); // another name, another lock
         });
         assertEquals("billed 43", inside);
         assertEquals("billed 42", ordersB.billOrSkip("42"));
+        assertEquals(java.util.Optional.of("ran"), b.getBean(LockTemplate.class).tryExecuteLocked("orders/42",
+                Duration.ofMillis(100), l -> "ran"));
         IllegalArgumentException misnamed = assertThrows(IllegalArgumentException.class, () -> ordersB.misnamed("1"));
         assertTrue(misnamed.getMessage().contains("'#noSuchArgument' is null"), misnamed.getMessage());
-        assertEquals(2, acquired(b, "orders/42", "timed_out"));
-        assertEquals(1, acquired(b, "orders/42", "acquired"));
+        assertEquals(3, acquired(b, "orders/42", "timed_out"));
+        assertEquals(2, acquired(b, "orders/42", "acquired"));
         LockService service = a.getBean(LockService.class);
         assertEquals(ConnectionState.CONNECTED, service.connectionState());
         LockServiceHealthIndicator indicator = a.getBean(LockServiceHealthIndicator.class);
