@@ -21,8 +21,8 @@ import java.util.Set;
  *
  * <p><b>Lifecycle.</b> {@link #close()} ends every lease of the service (they turn
  * {@link LeaseState#RELEASED} and the server frees them), stops its threads, and is idempotent; afterwards
- * every method but {@link #close()}, {@link #isClosed()}, {@link #providerName()} and {@link #features()}
- * throws {@link IllegalStateException}.
+ * every method but {@link #close()}, {@link #isClosed()}, {@link #connectionState()}, {@link #providerName()} and
+ * {@link #features()} throws {@link IllegalStateException}.
  *
  * <p>Services are thread-safe.
  */
@@ -128,6 +128,23 @@ public interface LockService extends AutoCloseable {
 
     /** @return whether {@link #close()} was called */
     boolean isClosed();
+
+    /**
+     * The state of this service's connection as the provider last reported it (no I/O, never blocks): for health
+     * checks and metrics. It follows the provider's connection events, so it may lag the network by the
+     * provider's detection time (ZooKeeper: a missed heartbeat; Redis: a failed renewal or command).
+     *
+     * <p>The default, for services that track no connection events, says {@link ConnectionState#CLOSED} once
+     * {@link #close()} was called and {@link ConnectionState#CONNECTED} before. Services opened by {@link Locks}
+     * report {@link ConnectionState#SUSPENDED} while their provider says the connection is suspended.
+     *
+     * <p>Unlike the other methods it may be called after {@link #close()}.
+     *
+     * @return {@code CONNECTED}, {@code SUSPENDED}, or {@code CLOSED} once {@link #close()} was called
+     */
+    default ConnectionState connectionState() {
+        return isClosed() ? ConnectionState.CLOSED : ConnectionState.CONNECTED;
+    }
 
     /**
      * Closes the connection; every lease of this service turns {@link LeaseState#RELEASED} (its listeners are not

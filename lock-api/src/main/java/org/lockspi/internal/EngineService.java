@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.lockspi.Acquirable;
+import org.lockspi.ConnectionState;
 import org.lockspi.DistributedLock;
 import org.lockspi.Lease;
 import org.lockspi.LeaseListener;
@@ -362,6 +363,16 @@ final class EngineService implements LockService {
     @Override
     public boolean isClosed() {
         return closed;
+    }
+
+    @Override
+    public ConnectionState connectionState() {
+        if (closed) {
+            return ConnectionState.CLOSED;
+        }
+        synchronized (this) {
+            return closed ? ConnectionState.CLOSED : suspended ? ConnectionState.SUSPENDED : ConnectionState.CONNECTED;
+        }
     }
 
     @Override

@@ -213,9 +213,12 @@ class LockCliTest {
         Run missing = run("holders", zookeeper.uri());
         assertEquals(LockCli.NOT_FOUND, missing.exit(), missing.toString());
         assertTrue(missing.err().contains("<name>"), missing.toString());
-        Run badName = run("holders", zookeeper.uri(), "a//b");
+        Run badName = run("holders", zookeeper.uri(), "");
         assertEquals(LockCli.NOT_FOUND, badName.exit(), badName.toString());
-        assertTrue(badName.err().contains("'a//b'"), badName.toString());
+        assertTrue(badName.err().contains("lock name is empty"), badName.toString());
+        Run anyName = run("holders", zookeeper.uri(), "a//b");   // any string is a name: no state, exit 1
+        assertEquals(LockCli.NOT_FOUND, anyName.exit(), anyName.toString());
+        assertTrue(anyName.out().contains("kind:      NONE"), anyName.toString());
         Run badProvider = run("list", zookeeper.uri(), "--provider", "nope");
         assertEquals(LockCli.NOT_FOUND, badProvider.exit(), badProvider.toString());
         assertTrue(badProvider.err().contains("nope"), badProvider.toString());

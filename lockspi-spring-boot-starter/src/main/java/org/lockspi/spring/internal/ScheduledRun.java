@@ -1,0 +1,75 @@
+package org.lockspi.spring.internal;
+
+import org.lockspi.Lease;
+
+/**
+ * One run of a scheduled job holding its lease: released once, by the job's end (after lock-at-least-for) or by
+ * the lock-at-most-for timer, which also interrupts the job.
+ */
+final class ScheduledRun {
+    private static final System.Logger LOG = System.getLogger(ScheduledRun.class.getName());
+
+    private final Lease lease;
+    private final Thread job;
+    private final String name;
+    private final long startNanos = System.nanoTime();
+    private boolean finished; // guarded by this
+    private boolean expired; // guarded by this
+    private boolean released; // guarded by this
+
+    ScheduledRun(Lease lease, Thread job, String name) {
+        this.lease = lease;
+        this.job = job;
+        this.name = name;
+    }
+
+    long startNanos() {
+        return startNanos;
+    }
+
+    /** The at-most deadline passed: release, and interrupt a job still running. */
+    void expire() {
+        synchronized (this) {
+            if (finished) {
+                return;
+            }
+            expired = true;
+            job.interrupt(); // under the monitor: once finish() ran, no interrupt reaches the pooled thread
+        }
+        LOG.log(System.Logger.Level.WARNING, "scheduled job under lock ''{0}'' outlived lockAtMostFor: lock "
+                + "released, {1} interrupted", name, job.getName());
+        release();
+    }
+
+    /**
+     * The job returned or threw; called on the job's thread.
+     *
+     * @return whether the lease is still held by this run (false once the at-most timer released it)
+     */
+    boolean finish() {
+        boolean wasExpired;
+        synchronized (this) {
+            finished = true;
+            wasExpired = expired;
+        }
+        if (wasExpired) {
+            Thread.interrupted(); // the timer's interrupt, not to be left on a pooled scheduler thread
+        }
+        return !wasExpired;
+    }
+
+    /** Releases the lease once; a failure is logged (the server frees the lock when the session or lease ends). */
+    void release() {
+        synchronized (this) {
+            if (released) {
+                return;
+            }
+            released = true;
+        }
+        try {
+            lease.release();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "release of scheduled lock '" + name + "' failed", e);
+        }
+    }
+}

@@ -1,0 +1,205 @@
+package org.lockspi.spring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.lockspi.ConnectionState;
+import org.lockspi.Lease;
+import org.lockspi.LockService;
+import org.lockspi.LockTimeoutException;
+import org.lockspi.tck.TckBackend;
+import org.lockspi.tck.internal.Poll;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.actuate.health.HealthEndpoint;
+import org.springframework.boot.actuate.health.Status;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Two Spring Boot applications (two contexts, two LockServices) on one real server contend for scheduled jobs and
+ * locked methods; their metrics and health are read from the applications' own registries and endpoints.
+ */
+abstract class TwoNodesTestBase {
+    static final Duration WAIT = Duration.ofSeconds(20);
+    static TckBackend backend;
+    private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
+
+    /** @return the provider parameters of the backend */
+    abstract String parameters();
+
+    @AfterAll
+    static void stopBackend() {
+        if (backend != null) {
+            backend.close();
+            backend = null;
+        }
+    }
+
+    @BeforeEach
+    void clearRuns() {
+        NodeApp.RUNS.clear();
+    }
+
+    @AfterEach
+    void closeContexts() {
+        contexts.forEach(ConfigurableApplicationContext::close);
+    }
+
+    ConfigurableApplicationContext node(String name, String job) {
+        String uri = backend.uri();
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(NodeApp.class)
+                .web(WebApplicationType.NONE)
+                .properties(Map.of(
+                        "lockspi.uri", uri + (uri.contains("?") ? "&" : "?") + parameters(),
+                        "lockspi.metrics.service-name", name,
+                        "spring.application.name", "node-" + name,
+                        "test.node", name,
+                        "test.job", job,
+                        "spring.task.scheduling.pool.size", "2",
+                        "management.endpoints.jmx.exposure.include", "health",
+                        "spring.main.banner-mode", "off"))
+                .run();
+        contexts.add(context);
+        return context;
+    }
+
+    private static List<NodeApp.Run> runs(String job) {
+        return NodeApp.RUNS.stream().filter(r -> r.job.equals(job)).collect(Collectors.toList());
+    }
+
+    private static long acquired(ConfigurableApplicationContext node, String lock, String outcome) {
+        return acquired(node.getBean(MeterRegistry.class), lock, outcome);
+    }
+
+    private static long acquired(MeterRegistry registry, String lock, String outcome) {
+        Timer timer = registry.find("lockspi.acquire")
+                .tags("lock", lock, "outcome", outcome).timer();
+        return timer == null ? 0 : timer.count();
+    }
+
+    static Status health(ConfigurableApplicationContext node) {
+        return node.getBean(HealthEndpoint.class).healthForPath("lockspi").getStatus();
+    }
+
+    @Test
+    void scheduledJobRunsOncePerSecondAcrossNodesWithLockAtLeastFor() {
+        ConfigurableApplicationContext a = node("a", "fast");
+        ConfigurableApplicationContext b = node("b", "fast");
+        MeterRegistry registry = a.getBean(MeterRegistry.class);
+        MeterRegistry registryB = b.getBean(MeterRegistry.class);
+        Poll.until("four runs of the fast job", true, () -> runs("fast").size() >= 4, WAIT);
+        a.close();
+        b.close();
+        List<NodeApp.Run> runs = runs("fast");
+        // both nodes fire at the top of every second; the one that gets the lock keeps it 800 ms, so the other
+        // finds it held even if its scheduler fires up to 800 ms late: one run per second across the two nodes
+        Map<Long, List<NodeApp.Run>> perSecond = new TreeMap<>();
+        for (NodeApp.Run run : runs) {
+            perSecond.computeIfAbsent(run.startMillis / 1000, s -> new ArrayList<>()).add(run);
+        }
+        perSecond.forEach((second, inSecond) -> assertEquals(1, inSecond.size(), "runs in one second: " + runs));
+        for (int i = 1; i < runs.size(); i++) {
+            long gap = runs.get(i).startNanos - runs.get(i - 1).startNanos;
+            assertTrue(gap >= Duration.ofMillis(700).toNanos(), "lock-at-least-for 800 ms between runs: " + runs);
+        }
+        // metrics: every run was an acquisition of its node; the node that lost a second counted a timed_out
+        long acquiredA = acquired(registry, "jobs/fast", "acquired");
+        long acquiredB = acquired(registryB, "jobs/fast", "acquired");
+        assertEquals(runs.stream().filter(r -> r.node.equals("a")).count(), acquiredA, "a's runs: " + runs);
+        assertEquals(runs.stream().filter(r -> r.node.equals("b")).count(), acquiredB, "b's runs: " + runs);
+        assertTrue(acquired(registry, "jobs/fast", "timed_out") + acquired(registryB, "jobs/fast", "timed_out")
+                        >= runs.size() - 1,
+                "the other node skipped each second: " + runs);
+        assertEquals(acquiredA, registry.find("lockspi.lease.held").tags("service", "a", "lock", "jobs/fast")
+                .timer().count(), "every lease of a was released and its hold time recorded");
+        assertEquals(1.0, registry.find("lockspi.connection.state").tags("service", "a", "state", "closed")
+                .gauge().value(), "a's service is closed with its context");
+    }
+
+    @Test
+    void hungJobIsInterruptedAndTheOtherNodeGetsInAfterLockAtMostFor() {
+        ConfigurableApplicationContext a = node("a", "hung");
+        ConfigurableApplicationContext b = node("b", "hung");
+        Poll.until("a second run of the hung job", true, () -> runs("hung").size() >= 2, WAIT);
+        List<NodeApp.Run> runs = runs("hung");
+        NodeApp.Run first = runs.get(0);
+        NodeApp.Run second = runs.get(1);
+        Poll.until("the first run interrupted", true, () -> first.interrupted, WAIT);
+        assertTrue(!first.node.equals(second.node), "the other node got in: " + runs);
+        long after = second.startNanos - first.startNanos;
+        assertTrue(after >= Duration.ofMillis(1450).toNanos(), "lock-at-most-for 1.5 s held: " + after / 1_000_000);
+        assertTrue(after <= Duration.ofMillis(1500 + 2500).toNanos(), "freed at lock-at-most-for: " + after / 1_000_000);
+        long interruptedAfter = first.endNanos - first.startNanos;
+        assertTrue(interruptedAfter >= Duration.ofMillis(1450).toNanos(), "interrupted at 1.5 s: " + interruptedAfter);
+        Timer held = (first.node.equals("a") ? a : b).getBean(MeterRegistry.class).find("lockspi.lease.held")
+                .tags("lock", "jobs/hung").timer();
+        assertTrue(held.max(java.util.concurrent.TimeUnit.MILLISECONDS) >= 1450, "held until lock-at-most-for: "
+                + held.max(java.util.concurrent.TimeUnit.MILLISECONDS));
+        assertEquals(Status.UP, health(a));
+        assertEquals(Status.UP, health(b));
+        assertEquals(1.0, a.getBean(MeterRegistry.class).find("lockspi.connection.state")
+                .tags("state", "connected").gauge().value());
+    }
+
+    @Test
+    void lockedMethodsExcludeAcrossNodesByArgumentName() throws Exception {
+        ConfigurableApplicationContext a = node("a", "none");
+        ConfigurableApplicationContext b = node("b", "none");
+        NodeApp.Orders ordersB = b.getBean(NodeApp.Orders.class);
+        LockTemplate templateA = a.getBean(LockTemplate.class);
+        String inside = templateA.executeLocked("orders/42", lease -> {
+            assertNull(ordersB.billOrSkip("42"), "b skips while a holds orders/42");
+            assertTrue(b.getBean(LockTemplate.class).tryExecuteLocked("orders/42", Duration.ofMillis(100),
+                    l -> "ran").isEmpty(), "b's template does not run it either");
+            assertInstanceOf(LockTimeoutException.class, assertThrows(LockTimeoutException.class,
+                    () -> ordersB.bill("42")));
+            return ordersB.bill("43"); // another name, another lock
+        });
+        assertEquals("billed 43", inside);
+        assertEquals("billed 42", ordersB.billOrSkip("42"));
+        assertEquals(java.util.Optional.of("ran"), b.getBean(LockTemplate.class).tryExecuteLocked("orders/42",
+                Duration.ofMillis(100), l -> "ran"));
+        IllegalArgumentException misnamed = assertThrows(IllegalArgumentException.class, () -> ordersB.misnamed("1"));
+        assertTrue(misnamed.getMessage().contains("'#noSuchArgument' is null"), misnamed.getMessage());
+        assertEquals(3, acquired(b, "orders/42", "timed_out"));
+        assertEquals(2, acquired(b, "orders/42", "acquired"));
+        LockService service = a.getBean(LockService.class);
+        assertEquals(ConnectionState.CONNECTED, service.connectionState());
+        LockServiceHealthIndicator indicator = a.getBean(LockServiceHealthIndicator.class);
+        a.close();
+        assertEquals(Status.DOWN, indicator.health().getStatus(), "a closed service is down");
+    }
+
+    @Test
+    void healthIsOutOfServiceWhileTheServerIsDown() throws Exception {
+        ConfigurableApplicationContext a = node("a", "none");
+        assertEquals(Status.UP, health(a));
+        // a held lease: the Redis provider learns of an outage from its renewals, ZooKeeper from its session
+        Lease lease = a.getBean(LockService.class).nonReentrantMutex("health").acquire(Duration.ofSeconds(5));
+        backend.stopServer();
+        try {
+            Poll.until("health while the server is down", Status.OUT_OF_SERVICE, () -> health(a), WAIT);
+            assertEquals(1.0, a.getBean(MeterRegistry.class).find("lockspi.connection.state")
+                    .tags("state", "suspended").gauge().value());
+        } finally {
+            backend.startServer();
+        }
+        Poll.until("health once the server is back", Status.UP, () -> health(a), WAIT);
+        lease.release();
+    }
+}
