@@ -10,7 +10,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.lockspi.Acquirable;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.lockspi.AsyncAcquirable;
 import org.lockspi.DistributedLock;
 import org.lockspi.Lease;
 import org.lockspi.LeaseListener;
@@ -20,6 +22,7 @@ import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.ReadWriteLock;
 import org.lockspi.Semaphore;
+import org.lockspi.ThreadFreeReadWriteLock;
 import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.BackendEvents;
 import org.lockspi.spi.BackendLease;
@@ -29,7 +32,9 @@ import org.lockspi.spi.LockProvider;
 
 /**
  * The engine's {@link LockService}: the handle cache, the registry of live holds, lease state from backend
- * events, and listener dispatch on one event thread. Its monitor guards every hold's state.
+ * events, and listener dispatch on one event thread. Its {@link #guard} guards every hold's state; no thread
+ * ever blocks while holding it except the timer, which waits on its condition (a {@code ReentrantLock}, not a
+ * monitor, so that a virtual thread that waits here is never pinned to its carrier).
  */
 final class EngineService implements LockService {
     private static final System.Logger LOG = System.getLogger(EngineService.class.getName());
@@ -39,19 +44,31 @@ final class EngineService implements LockService {
     private final String description;
     private final Set<LockFeature> features;
     private final Map<String, Object> handles = new ConcurrentHashMap<>();
-    private final Map<BackendLease, Hold> holds = new IdentityHashMap<>(); // guarded by this
+    private final Map<BackendLease, Hold> holds = new IdentityHashMap<>(); // guarded by guard
     private final int id = SERVICES.incrementAndGet();
+    /** Guards the holds, their states and the fields marked so. */
+    final ReentrantLock guard = new ReentrantLock();
+    private final Condition timerWake = guard.newCondition();
     private volatile LockBackend backend;
     private volatile boolean closed;
-    private boolean suspended; // guarded by this
-    private ExecutorService events; // guarded by this; created on first use
+    private boolean suspended; // guarded by guard
+    private ExecutorService events; // guarded by guard; created on first use
     private volatile Thread eventThread;
-    private Thread timer; // guarded by this; created when the first hold with a deadline is registered
+    private Thread timer; // guarded by guard; created when the first hold with a deadline is registered
+    private final AsyncWaits async;
 
     EngineService(LockProvider provider, String description) {
         this.provider = provider;
         this.description = description;
         this.features = Set.copyOf(provider.features());
+        this.async = new AsyncWaits("lockspi-async-" + provider.name() + "-" + id + "-");
+    }
+
+    /** Starts an asynchronous acquisition of {@code lock} in a thread of its own. */
+    <T> java.util.concurrent.CompletableFuture<T> startAsync(Object lock, org.lockspi.spi.Deadline deadline,
+                                                             AsyncWaits.Attempt attempt, AsyncWaits.Outcome<T> outcome) {
+        checkOpen();
+        return async.start(lock.toString(), deadline, attempt, outcome);
     }
 
     /** Completes construction with the backend the provider opened. */
@@ -90,7 +107,7 @@ final class EngineService implements LockService {
     }
 
     @Override
-    public Acquirable nonReentrantMutex(String name) {
+    public AsyncAcquirable nonReentrantMutex(String name) {
         LeaseLock lock = handle(name, LockFeature.NON_REENTRANT_MUTEX, "a non-reentrant mutex", LeaseLock.class,
                 () -> new LeaseLock(this, name, AcquireRequest.exclusive(LockKind.NON_REENTRANT_MUTEX, name)));
         if (lock.request().kind() != LockKind.NON_REENTRANT_MUTEX) {
@@ -103,6 +120,12 @@ final class EngineService implements LockService {
     public ReadWriteLock readWriteLock(String name) {
         return handle(name, LockFeature.READ_WRITE, "a read-write lock", ReadWriteLockImpl.class,
                 () -> new ReadWriteLockImpl(this, name));
+    }
+
+    @Override
+    public ThreadFreeReadWriteLock threadFreeReadWriteLock(String name) {
+        return handle(name, LockFeature.READ_WRITE, "a thread-free read-write lock", ThreadFreeReadWriteLockImpl.class,
+                () -> new ThreadFreeReadWriteLockImpl(this, name));
     }
 
     @Override
@@ -154,7 +177,8 @@ final class EngineService implements LockService {
     /** Registers a new server acquisition, in the state the connection is in now. */
     Hold register(LockKind kind, String name, BackendLease backendLease, Thread owner, ThreadOwnedLock lock) {
         LeaseState initial;
-        synchronized (this) {
+        guard.lock();
+        try {
             if (!closed) {
                 initial = Hold.due(backendLease, System.nanoTime(), suspended);
                 Hold hold = new Hold(this, kind, name, backendLease, owner, lock, initial);
@@ -162,11 +186,13 @@ final class EngineService implements LockService {
                     holds.put(backendLease, hold);
                     if (hold.nextDeadline() != Long.MAX_VALUE) {
                         startTimer();
-                        notifyAll(); // the timer looks at the new deadline
+                        timerWake.signalAll(); // the timer looks at the new deadline
                     }
                 }
                 return hold;
             }
+        } finally {
+            guard.unlock();
         }
         // Closed while the backend was granting: give it back and fail like any acquisition on a closed service.
         IllegalStateException closedNow = new IllegalStateException("lock service is closed: " + description);
@@ -183,11 +209,14 @@ final class EngineService implements LockService {
         if (!hold.removeLease((LeaseImpl) lease)) {
             return;
         }
-        synchronized (this) {
+        guard.lock();
+        try {
             holds.remove(hold.backendLease);
             if (closed) {
                 return; // the backend's close freed it
             }
+        } finally {
+            guard.unlock();
         }
         if (hold.lock != null) {
             hold.lock.detach(hold);
@@ -206,7 +235,7 @@ final class EngineService implements LockService {
 
     /**
      * Brings a hold's state in line with its backend lease and the clock: HELD, UNCERTAIN (suspended, or the
-     * confirmation is overdue) or LOST (lost, or past the validity deadline; final). Caller holds this monitor.
+     * confirmation is overdue) or LOST (lost, or past the validity deadline; final). Caller holds the guard.
      */
     void refresh(Hold hold, long now) {
         LeaseState current = hold.storedState();
@@ -221,7 +250,7 @@ final class EngineService implements LockService {
         }
     }
 
-    /** Ends a hold as LOST, once. Caller holds this monitor. */
+    /** Ends a hold as LOST, once. Caller holds the guard. */
     private void lost(Hold hold) {
         holds.remove(hold.backendLease);
         if (hold.transition(LeaseState.LOST) && hold.lock != null) {
@@ -229,7 +258,7 @@ final class EngineService implements LockService {
         }
     }
 
-    /** Refreshes every live hold and wakes the timer. Caller holds this monitor. */
+    /** Refreshes every live hold and wakes the timer. Caller holds the guard. */
     private void refreshAll() {
         long now = System.nanoTime();
         for (Hold hold : new ArrayList<>(holds.values())) {
@@ -238,10 +267,10 @@ final class EngineService implements LockService {
                 startTimer();
             }
         }
-        notifyAll();
+        timerWake.signalAll();
     }
 
-    /** Starts the deadline timer once. Caller holds this monitor. */
+    /** Starts the deadline timer once. Caller holds the guard. */
     private void startTimer() {
         if (timer != null || closed) {
             return;
@@ -256,7 +285,8 @@ final class EngineService implements LockService {
      * listeners hear of an overdue confirmation or a passed validity deadline without anyone asking.
      */
     private void runTimer() {
-        synchronized (this) {
+        guard.lock();
+        try {
             try {
                 while (!closed) {
                     long now = System.nanoTime();
@@ -269,19 +299,21 @@ final class EngineService implements LockService {
                         }
                     }
                     if (next == Long.MAX_VALUE) {
-                        wait();
+                        timerWake.await();
                     } else {
                         // +1 ms: wake just after the instant, not just before it
-                        TimeUnit.NANOSECONDS.timedWait(this, Math.max(0, next - now) + 1_000_000);
+                        timerWake.awaitNanos(Math.max(0, next - now) + 1_000_000);
                     }
                 }
             } catch (InterruptedException e) {
                 // close() interrupts only if the timer does not end on its own
             }
+        } finally {
+            guard.unlock();
         }
     }
 
-    /** Queues one listener call on the event thread. Caller holds this monitor. */
+    /** Queues one listener call on the event thread. Caller holds the guard. */
     void dispatch(LeaseListener listener, Lease lease, LeaseState previous, LeaseState current) {
         if (closed) {
             return;
@@ -306,34 +338,46 @@ final class EngineService implements LockService {
     private final class Events implements BackendEvents {
         @Override
         public void connectionSuspended() {
-            synchronized (EngineService.this) {
+            guard.lock();
+            try {
                 suspended = true;
                 refreshAll();
+            } finally {
+                guard.unlock();
             }
         }
 
         @Override
         public void connectionRestored() {
-            synchronized (EngineService.this) {
+            guard.lock();
+            try {
                 suspended = false;
                 refreshAll();
+            } finally {
+                guard.unlock();
             }
         }
 
         @Override
         public void leasesConfirmed() {
-            synchronized (EngineService.this) {
+            guard.lock();
+            try {
                 refreshAll();
+            } finally {
+                guard.unlock();
             }
         }
 
         @Override
         public void leaseLost(BackendLease lease) {
-            synchronized (EngineService.this) {
+            guard.lock();
+            try {
                 Hold hold = holds.get(lease);
                 if (hold != null) {
                     lost(hold);
                 }
+            } finally {
+                guard.unlock();
             }
         }
     }
@@ -350,20 +394,24 @@ final class EngineService implements LockService {
         List<Hold> ended;
         ExecutorService dispatcher;
         Thread deadlines;
-        synchronized (this) {
+        guard.lock();
+        try {
             if (closed) {
                 return;
             }
             closed = true;
             deadlines = timer;
-            notifyAll(); // the timer ends
+            timerWake.signalAll(); // the timer ends
             ended = new ArrayList<>(holds.values());
             holds.clear();
             for (Hold hold : ended) {
                 hold.transition(LeaseState.RELEASED);
             }
             dispatcher = events;
+        } finally {
+            guard.unlock();
         }
+        async.close(description); // pending futures fail now; their waits end with the backend's close
         for (Hold hold : ended) {
             if (hold.lock != null) {
                 hold.lock.detach(hold);
@@ -378,6 +426,7 @@ final class EngineService implements LockService {
         } catch (RuntimeException e) {
             failure = e;
         }
+        async.join(TimeUnit.SECONDS.toMillis(5));
         if (deadlines != null && Thread.currentThread() != deadlines) {
             try {
                 deadlines.join(TimeUnit.SECONDS.toMillis(5));
