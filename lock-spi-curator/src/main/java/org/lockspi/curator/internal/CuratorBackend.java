@@ -11,6 +11,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
@@ -62,7 +64,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
 
     /** Leases granted and neither released nor lost; registration and loss are guarded by {@code sessions}. */
     private final Set<CuratorLease> live = ConcurrentHashMap.newKeySet();
-    private final Object sessions = new Object();
+    private final ReentrantLock sessions = new ReentrantLock();
     private long currentSession; // guarded by sessions; 0 if unknown
     private boolean suspended; // guarded by sessions: SUSPENDED or LOST seen, RECONNECTED not yet
     private final Set<Long> deadSessions = new HashSet<>(); // guarded by sessions
@@ -72,7 +74,9 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     /** The negotiated session timeout, read on connection events: the deadlines must not ask Curator. */
     private volatile int negotiatedMillis = -1;
 
-    private final Object gate = new Object();
+    // ReentrantLocks, not monitors: an acquiring virtual thread passes them without pinning its carrier
+    private final ReentrantLock gate = new ReentrantLock();
+    private final Condition gateChanged = gate.newCondition();
     private final Set<Thread> waiting = new HashSet<>(); // guarded by gate
     private final Set<Thread> interruptedByClose = new HashSet<>(); // guarded by gate
     private volatile boolean closed;
@@ -207,9 +211,12 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     public BackendLease acquire(AcquireRequest request, Deadline deadline) throws InterruptedException {
         Thread me = Thread.currentThread();
         String path = ZKPaths.makePath(basePath, request.name());
-        synchronized (gate) {
+        gate.lock();
+        try {
             checkOpen();
             waiting.add(me);
+        } finally {
+            gate.unlock();
         }
         DeadlineRetry.begin(deadline);
         try {
@@ -242,12 +249,15 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             return lease;
         } finally {
             DeadlineRetry.clear();
-            synchronized (gate) {
+            gate.lock();
+            try {
                 waiting.remove(me);
                 if (interruptedByClose.remove(me)) {
                     Thread.interrupted(); // the interrupt was close()'s, not the caller's
                 }
-                gate.notifyAll();
+                gateChanged.signalAll();
+            } finally {
+                gate.unlock();
             }
         }
     }
@@ -395,7 +405,8 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
      * Curator's RECONNECTED is still queued, the reconciliation happens now, so the lease is not born UNCERTAIN.
      */
     private void register(CuratorLease lease) {
-        synchronized (sessions) {
+        sessions.lock();
+        try {
             if (suspended && client.getZookeeperClient().isConnected()) {
                 reconcile();
             }
@@ -404,6 +415,8 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
                 return;
             }
             live.add(lease);
+        } finally {
+            sessions.unlock();
         }
     }
 
@@ -421,7 +434,8 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     @Override
     public void stateChanged(CuratorFramework changed, ConnectionState state) {
         // BackendEvents never block nor call back, so they are called under the lock that orders them
-        synchronized (sessions) {
+        sessions.lock();
+        try {
             switch (state) {
                 case SUSPENDED:
                     suspended = true;
@@ -443,6 +457,8 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
                 default:
                     break; // READ_ONLY: this provider does not ask for read-only mode
             }
+        } finally {
+            sessions.unlock();
         }
     }
 
@@ -620,7 +636,8 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
 
     @Override
     public void close() {
-        synchronized (gate) {
+        gate.lock();
+        try {
             if (closed) {
                 return;
             }
@@ -640,7 +657,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
                     break;
                 }
                 try {
-                    gate.wait(left);
+                    gateChanged.await(left, TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
@@ -648,6 +665,8 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        } finally {
+            gate.unlock();
         }
         client.getConnectionStateListenable().removeListener(this);
         contact.close();
