@@ -135,7 +135,8 @@ class AsyncAcquireTest extends EngineTestBase {
         for (int i = 0; i < 20; i++) {
             pending.add(service.nonReentrantMutex("m").acquireAsync(LONG));
         }
-        backend.server().awaitWaiting(20);
+        backend.server().awaitWaiting(1); // one goes to the server, the others queue in the service
+        awaitParkedAsyncThreads(20);
         service.close();
         for (CompletableFuture<Lease> f : pending) {
             assertInstanceOf(IllegalStateException.class, failure(f));
@@ -168,6 +169,58 @@ class AsyncAcquireTest extends EngineTestBase {
         assertThrows(IllegalArgumentException.class, () -> service.readWriteLock("rw"));
         service.mutex("m2");
         assertThrows(IllegalArgumentException.class, () -> service.threadFreeReadWriteLock("m2"));
+    }
+
+    private static void awaitParkedAsyncThreads(int n) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < end) {
+            long parked = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().startsWith("lockspi-async-") && t.getState() == Thread.State.WAITING
+                            || t.getState() == Thread.State.TIMED_WAITING && t.getName().startsWith("lockspi-async-"))
+                    .count();
+            if (parked >= n) {
+                return;
+            }
+            Thread.sleep(1);
+        }
+        throw new AssertionError("fewer than " + n + " acquisitions waiting");
+    }
+
+    @Test
+    void oneServiceSendsOneExclusiveWaiterToTheServer() throws Throwable {
+        Lease held = otherClient().nonReentrantMutex("m").acquire();
+        List<CompletableFuture<Lease>> pending = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            pending.add(service.nonReentrantMutex("m").acquireAsync(LONG));
+        }
+        awaitParkedAsyncThreads(5);
+        assertEquals(1, backend.requests().size(), "requests that reached the server: " + backend.requests());
+        held.release();
+        for (CompletableFuture<Lease> f : pending) { // FIFO within the service; each releases for the next
+            get(f).release();
+        }
+        assertEquals(5, backend.requests().size());
+        assertEquals(0, backend.server().holderCount("m"));
+        // a semaphore of 2 lets two through at a time
+        Lease h1 = otherClient().semaphore("s", 2).acquire();
+        Lease h2 = otherClient().semaphore("s", 2).acquire();
+        int before = backend.requests().size();
+        List<CompletableFuture<Lease>> sem = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            sem.add(service.semaphore("s", 2).acquireAsync(LONG));
+        }
+        awaitParkedAsyncThreads(4);
+        backend.awaitRequests(before + 2);
+        assertEquals(before + 2, backend.requests().size());
+        h1.release();
+        h2.release();
+        for (CompletableFuture<Lease> f : sem) {
+            get(f).release();
+        }
+        // a timed acquisition waiting in the local queue times out there
+        Lease mine = service.nonReentrantMutex("m").acquire();
+        assertEquals(Optional.empty(), service.nonReentrantMutex("m").tryAcquire(Duration.ofMillis(50)));
+        mine.release();
     }
 
     private void awaitNoAsyncThreads() throws InterruptedException {

@@ -174,15 +174,22 @@ final class EngineService implements LockService {
 
     // ---- holds and state ------------------------------------------------------------------------------------
 
-    /** Registers a new server acquisition, in the state the connection is in now. */
-    Hold register(LockKind kind, String name, BackendLease backendLease, Thread owner, ThreadOwnedLock lock) {
+    /**
+     * Registers a new server acquisition, in the state the connection is in now.
+     *
+     * @param onEnd run once when the hold ends (released, lost, closed), or null
+     */
+    Hold register(LockKind kind, String name, BackendLease backendLease, Thread owner, ThreadOwnedLock lock,
+                  Runnable onEnd) {
         LeaseState initial;
         guard.lock();
         try {
             if (!closed) {
                 initial = Hold.due(backendLease, System.nanoTime(), suspended);
-                Hold hold = new Hold(this, kind, name, backendLease, owner, lock, initial);
-                if (initial != LeaseState.LOST) {
+                Hold hold = new Hold(this, kind, name, backendLease, owner, lock, initial, onEnd);
+                if (initial == LeaseState.LOST) {
+                    hold.ended();
+                } else {
                     holds.put(backendLease, hold);
                     if (hold.nextDeadline() != Long.MAX_VALUE) {
                         startTimer();
@@ -213,6 +220,7 @@ final class EngineService implements LockService {
         try {
             holds.remove(hold.backendLease);
             if (closed) {
+                hold.ended();
                 return; // the backend's close freed it
             }
         } finally {
@@ -230,6 +238,8 @@ final class EngineService implements LockService {
             }
             // a LOST lease's release never throws: the backend deletes its state when the connection returns
             LOG.log(System.Logger.Level.DEBUG, "release of lost " + hold + " left to the reconnection", e);
+        } finally {
+            hold.ended(); // the next local waiter goes to the server
         }
     }
 
@@ -256,6 +266,7 @@ final class EngineService implements LockService {
         if (hold.transition(LeaseState.LOST) && hold.lock != null) {
             hold.lock.detach(hold);
         }
+        hold.ended(); // another client may hold it now: a local waiter may ask
     }
 
     /** Refreshes every live hold and wakes the timer. Caller holds the guard. */
@@ -412,6 +423,13 @@ final class EngineService implements LockService {
             guard.unlock();
         }
         async.close(description); // pending futures fail now; their waits end with the backend's close
+        for (Object handle : handles.values()) { // waiters in the local queues fail too
+            if (handle instanceof LeaseLock) {
+                ((LeaseLock) handle).closeGate();
+            } else if (handle instanceof ThreadFreeReadWriteLockImpl) {
+                ((ThreadFreeReadWriteLockImpl) handle).closeGates();
+            }
+        }
         for (Hold hold : ended) {
             if (hold.lock != null) {
                 hold.lock.detach(hold);

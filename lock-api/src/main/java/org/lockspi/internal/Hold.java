@@ -2,6 +2,7 @@ package org.lockspi.internal;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.lockspi.LeaseState;
 import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.LockKind;
@@ -19,6 +20,8 @@ final class Hold {
     final Thread owner;
     /** Where this hold is registered per thread, for thread-owned kinds; else null. */
     final ThreadOwnedLock lock;
+    /** Run once when the hold ends (released, lost or closed): frees its place in a local gate; or null. */
+    private final AtomicReference<Runnable> onEnd;
 
     // guarded by service
     private LeaseState state;
@@ -26,13 +29,14 @@ final class Hold {
     private final List<LeaseImpl> leases = new ArrayList<>(1);
 
     Hold(EngineService service, LockKind kind, String name, BackendLease backendLease, Thread owner,
-         ThreadOwnedLock lock, LeaseState initial) {
+         ThreadOwnedLock lock, LeaseState initial, Runnable onEnd) {
         this.service = service;
         this.kind = kind;
         this.name = name;
         this.backendLease = backendLease;
         this.owner = owner;
         this.lock = lock;
+        this.onEnd = new AtomicReference<>(onEnd);
         this.state = initial;
         this.previous = initial;
     }
@@ -188,6 +192,14 @@ final class Hold {
             return true;
         } finally {
             service.guard.unlock();
+        }
+    }
+
+    /** Runs the end action, once. */
+    void ended() {
+        Runnable r = onEnd.getAndSet(null);
+        if (r != null) {
+            r.run();
         }
     }
 

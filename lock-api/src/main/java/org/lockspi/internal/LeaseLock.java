@@ -18,19 +18,50 @@ import org.lockspi.spi.LockKind;
  */
 final class LeaseLock extends AbstractAcquirable implements Semaphore {
     private final AcquireRequest request;
+    /** The local queue of the exclusive kinds; null for the read half, whose acquisitions share. */
+    private final LocalGate gate;
 
     LeaseLock(EngineService service, String name, AcquireRequest request) {
         super(service, name);
         this.request = request;
+        this.gate = request.kind() == LockKind.READ ? null : new LocalGate(request.permits());
     }
 
     @Override
     LeaseImpl acquire(Deadline deadline) throws InterruptedException {
-        BackendLease backendLease = acquireFromBackend(request, deadline);
-        if (backendLease == null) {
+        if (gate == null) {
+            BackendLease backendLease = acquireFromBackend(request, deadline);
+            return backendLease == null ? null
+                    : service.register(request.kind(), name, backendLease, null, null, null).firstLease();
+        }
+        service.checkOpen();
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring " + request);
+        }
+        if (!gate.enter(deadline, toString())) {
             return null;
         }
-        return service.register(request.kind(), name, backendLease, null, null).firstLease();
+        boolean handedOver = false;
+        try {
+            BackendLease backendLease = acquireFromBackend(request, deadline);
+            if (backendLease == null) {
+                return null;
+            }
+            Hold hold = service.register(request.kind(), name, backendLease, null, null, gate::leave);
+            handedOver = true; // the hold leaves the gate when it ends
+            return hold.firstLease();
+        } finally {
+            if (!handedOver) {
+                gate.leave();
+            }
+        }
+    }
+
+    /** Fails the acquisitions waiting in the local queue (the service is closing). */
+    void closeGate() {
+        if (gate != null) {
+            gate.close();
+        }
     }
 
     @Override

@@ -31,6 +31,11 @@ final class ThreadFreeReadWriteLockImpl implements ThreadFreeReadWriteLock {
         return write;
     }
 
+    void closeGates() {
+        read.closeGate();
+        write.closeGate();
+    }
+
     @Override
     public String toString() {
         return "thread-free read-write lock '" + name + "'";
