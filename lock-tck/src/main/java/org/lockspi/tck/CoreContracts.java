@@ -7,5 +7,5 @@ package org.lockspi.tck;
  */
 public interface CoreContracts extends DiscoveryContracts, NameContracts, MutualExclusionContracts,
         StockScenarioContracts, ReentrancyContracts, TimeoutContracts, ReadWriteContracts, ReadWriteDowngradeContracts,
-        SemaphoreContracts, NonReentrantMutexContracts, HygieneContracts, FeatureAbsenceContracts {
+        SemaphoreContracts, NonReentrantMutexContracts, HygieneContracts, FeatureAbsenceContracts, AsyncContracts {
 }
