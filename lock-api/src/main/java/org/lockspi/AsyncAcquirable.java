@@ -26,6 +26,12 @@ import java.util.concurrent.CompletableFuture;
  * server, as an interrupted {@link #acquire()} does. A grant that races the cancel is released at once: a lease
  * is either in the completed future or released, never leaked.
  *
+ * <p><b>Local queue.</b> Within one service, the acquisitions of one of these locks (but the read half, whose
+ * acquisitions share) wait in a FIFO queue of the service, and only as many as the lock has permits go to the
+ * server at once, since no more of one client's acquisitions could hold together: ten thousand waiters of one
+ * service cost the server one queue entry. Across clients the server's order holds ({@link LockFeature#FAIR}); a
+ * client's next waiter asks the server once the previous one has been granted and released.
+ *
  * <p><b>Closing.</b> {@link LockService#close()} completes every pending future exceptionally with
  * {@link IllegalStateException}, ends their waits and joins their threads.
  *
