@@ -175,10 +175,15 @@ public interface AsyncContracts extends TckContext {
         int granted = 0;
         for (int round = 0; round < 20; round++) {
             Lease held = holder.acquire(WAIT);
+            List<String> holderOnly = residueIfInspect(name);
+            Set<Thread> before = Async.asyncThreads();
             CompletableFuture<Lease> waiting = racer.acquireAsync(WAIT.multipliedBy(6));
+            Async.awaitAsyncWaiting(backend(), name, before, new HashSet<>(holderOnly), BOUND);
             CountDownLatch go = new CountDownLatch(1);
+            long spread = TimeUnit.MICROSECONDS.toNanos(500L * round); // 0 to 9.5 ms: the grant wins some races
             Async<Boolean> canceller = Async.start("canceller", () -> {
                 go.await();
+                java.util.concurrent.locks.LockSupport.parkNanos(spread);
                 return waiting.cancel(true);
             });
             go.countDown();

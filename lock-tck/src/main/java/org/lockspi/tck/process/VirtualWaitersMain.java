@@ -146,7 +146,8 @@ public final class VirtualWaitersMain {
             throws InterruptedException {
         for (LockService service : services) {
             AsyncAcquirable lock = service.nonReentrantMutex(name);
-            Thread t = virtual.newThread(() -> {
+            Lease first = lock.acquire(Duration.ofMinutes(1));
+            Thread queued = virtual.newThread(() -> { // waits in the service's local queue, then asks the server
                 try {
                     lock.acquire(Duration.ofMinutes(1)).release();
                     lock.acquireAsync(Duration.ofMinutes(1)).get().release();
@@ -155,8 +156,12 @@ public final class VirtualWaitersMain {
                     throw new IllegalStateException("warm-up failed", e);
                 }
             });
-            t.start();
-            t.join();
+            queued.start();
+            while (queued.getState() != Thread.State.WAITING && queued.getState() != Thread.State.TIMED_WAITING) {
+                Thread.onSpinWait(); // no event tells that it queued
+            }
+            first.release();
+            queued.join();
         }
     }
 
