@@ -194,7 +194,12 @@ public interface AsyncContracts extends TckContext {
                 await(waiting, WAIT, kind + " round " + round + ": the future that won the race").release();
             }
             Optional<Lease> free = checker.tryAcquire(WAIT);
-            assertTrue(free.isPresent(), kind + " round " + round + ": the lock stayed held after the race: a leaked lease");
+            if (free.isEmpty()) {
+                fail(kind + " round " + round + ": the lock stayed held after the race (the future "
+                        + (waiting.isCancelled() ? "was cancelled" : "won") + "): a leaked lease"
+                        + (backend().capabilities().contains(TckBackend.Capability.INSPECT)
+                        ? "; the server shows " + backend().residue(name) : ""));
+            }
             free.get().release();
         }
         assertEquals(List.of(), residueIfInspect(name), kind + ": state left after the races");

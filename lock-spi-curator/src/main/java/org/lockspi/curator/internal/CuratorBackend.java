@@ -355,8 +355,22 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         // NON_REENTRANT_MUTEX is a semaphore of one, as Curator's InterProcessSemaphoreMutex is; that class does not
         // show its lease node, which the fencing token needs, so the semaphore is used directly (same nodes).
         InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, path, request.permits());
+        // A mark of this acquisition in its lease node: Curator leaves the node behind when an interrupt lands
+        // between its create and its return (releasing its internal lock); the mark finds it. Curator reads no data.
+        byte[] mark = ("lockspi-" + java.util.UUID.randomUUID()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        semaphore.setNodeData(mark);
         long millis = deadline.isInfinite() ? UNBOUNDED_MILLIS : deadline.remainingMillis();
-        Lease lease = semaphore.acquire(millis, TimeUnit.MILLISECONDS);
+        Lease lease;
+        try {
+            lease = semaphore.acquire(millis, TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            boolean interrupted = Thread.interrupted() || e instanceof InterruptedException;
+            deleteMarkedLeases(ZKPaths.makePath(path, SEMAPHORE_LEASES), mark, e);
+            if (interrupted && !(e instanceof InterruptedException)) {
+                Thread.currentThread().interrupt();
+            }
+            throw e;
+        }
         if (lease == null) {
             return null;
         }
@@ -526,6 +540,37 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
                 Thread.interrupted();
             }
             LOG.log(System.Logger.Level.DEBUG, "settling " + path + " after an interrupt failed", e);
+        }
+    }
+
+    /** Deletes the lease nodes whose data is {@code mark} (the interrupt flag clear); failures go to {@code failure}. */
+    private void deleteMarkedLeases(String leases, byte[] mark, Exception failure) {
+        List<String> children;
+        try {
+            children = client.getChildren().forPath(leases);
+        } catch (KeeperException.NoNodeException e) {
+            return;
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.interrupted();
+            }
+            failure.addSuppressed(e);
+            return;
+        }
+        for (String child : children) {
+            String node = ZKPaths.makePath(leases, child);
+            try {
+                if (java.util.Arrays.equals(mark, client.getData().forPath(node))) {
+                    deleteQuietly(node, failure);
+                }
+            } catch (KeeperException.NoNodeException e) {
+                // another's, released meanwhile
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.interrupted();
+                }
+                failure.addSuppressed(e);
+            }
         }
     }
 
