@@ -171,6 +171,17 @@ class AsyncAcquireTest extends EngineTestBase {
         assertThrows(IllegalArgumentException.class, () -> service.threadFreeReadWriteLock("m2"));
     }
 
+    @Test
+    void threadFreeReadWriteNeedsReadWrite() {
+        org.lockspi.fixture.MemoryProvider plain = new org.lockspi.fixture.MemoryProvider("plain", java.util.Set.of("mem"),
+                0, java.util.EnumSet.of(LockFeature.NON_REENTRANT_MUTEX));
+        try (LockService s = Locks.open("mem://engine/plain", plain)) {
+            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+                    () -> s.threadFreeReadWriteLock("rw"));
+            assertTrue(e.getMessage().contains("READ_WRITE"), e.getMessage());
+        }
+    }
+
     private static void awaitParkedAsyncThreads(int n) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (System.nanoTime() < end) {
