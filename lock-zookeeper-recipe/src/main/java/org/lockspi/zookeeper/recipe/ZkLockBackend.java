@@ -706,6 +706,9 @@ public final class ZkLockBackend implements LockBackend {
 
         @Override
         public void reconnected() {
+            // The engine first, then the waiters: an acquisition woken here registers its lease with the
+            // connection already restored, not UNCERTAIN for the moment between the two.
+            events.connectionRestored();
             state.lock();
             try {
                 connected = true;
@@ -714,7 +717,6 @@ public final class ZkLockBackend implements LockBackend {
             } finally {
                 state.unlock();
             }
-            events.connectionRestored();
             contact.wakeUp(); // confirm at once: the leases turn HELD without waiting a heartbeat period
             if (!residue.isEmpty() && !closed) {
                 try {
@@ -747,6 +749,7 @@ public final class ZkLockBackend implements LockBackend {
 
         @Override
         public void newSession() {
+            events.connectionRestored(); // before the waiters wake, as in reconnected()
             state.lock();
             try {
                 connected = true;
@@ -755,7 +758,6 @@ public final class ZkLockBackend implements LockBackend {
             } finally {
                 state.unlock();
             }
-            events.connectionRestored();
         }
     }
 
