@@ -7,6 +7,10 @@ package org.lockspi;
  * <p>The thread that holds it may acquire it again; each acquisition returns a lease that must be released by
  * that thread, and the lock is freed on the server when the last one is. Ownership is per thread and per
  * {@link LockService}: two services in one JVM are two clients and exclude each other like two processes.
+ *
+ * <p>It has no asynchronous form: a lease that belongs to a thread cannot be waited for by another. The
+ * non-reentrant mutex, the semaphore and {@link LockService#threadFreeReadWriteLock(String)} are thread-free and
+ * {@link AsyncAcquirable}.
  */
 public interface DistributedLock extends Acquirable {
 

@@ -24,7 +24,8 @@ import java.util.Set;
  * every method but {@link #close()}, {@link #isClosed()}, {@link #connectionState()}, {@link #providerName()} and
  * {@link #features()} throws {@link IllegalStateException}.
  *
- * <p>Services are thread-safe.
+ * <p>Services are thread-safe. Locks whose leases belong to no thread ({@link AsyncAcquirable}) can also be
+ * acquired asynchronously, in threads the service starts and {@link #close()} joins.
  */
 public interface LockService extends AutoCloseable {
 
@@ -53,7 +54,7 @@ public interface LockService extends AutoCloseable {
      * @throws UnsupportedOperationException if the provider lacks {@link LockFeature#NON_REENTRANT_MUTEX}
      * @throws IllegalStateException         if the service is closed
      */
-    Acquirable nonReentrantMutex(String name);
+    AsyncAcquirable nonReentrantMutex(String name);
 
     /**
      * A read-write lock.
@@ -67,6 +68,20 @@ public interface LockService extends AutoCloseable {
      * @throws IllegalStateException         if the service is closed
      */
     ReadWriteLock readWriteLock(String name);
+
+    /**
+     * A read-write lock whose leases belong to no thread (each acquisition its own, releasable by any thread, and
+     * acquirable asynchronously); it excludes and shares with {@link #readWriteLock(String)} of other clients on
+     * the same name. Within one service a name is either kind, not both.
+     *
+     * @param name the lock's name
+     * @return the lock; the same instance for the same name
+     * @throws NullPointerException          if {@code name} is null
+     * @throws IllegalArgumentException      if {@code name} breaks the name grammar, or is in use as another kind
+     * @throws UnsupportedOperationException if the provider lacks {@link LockFeature#READ_WRITE}
+     * @throws IllegalStateException         if the service is closed
+     */
+    ThreadFreeReadWriteLock threadFreeReadWriteLock(String name);
 
     /**
      * A counting semaphore with {@code permits} permits.

@@ -253,8 +253,8 @@ class LeaseEventsTest extends EngineTestBase {
 
     /**
      * A change that happens while addListener runs reaches the new listener once, not twice (once as a change and
-     * once as "already UNCERTAIN"). White box: the service's monitor guards lease state, so holding it parks
-     * addListener inside, and the suspension is reported while it is parked.
+     * once as "already UNCERTAIN"). White box: the service's guard (a ReentrantLock) guards lease state, so
+     * holding it parks addListener inside, and the suspension is reported while it is parked.
      */
     @Test
     void changeDuringAddListenerIsToldOnce() throws Throwable {
@@ -262,16 +262,22 @@ class LeaseEventsTest extends EngineTestBase {
         Recorder r = new Recorder();
         FutureTask<Void> adding;
         AtomicReference<Thread> adder = new AtomicReference<>();
-        synchronized (service) {
+        java.lang.reflect.Field field = service.getClass().getDeclaredField("guard");
+        field.setAccessible(true);
+        java.util.concurrent.locks.ReentrantLock guard = (java.util.concurrent.locks.ReentrantLock) field.get(service);
+        guard.lock();
+        try {
             adding = start("adder", () -> {
                 adder.set(Thread.currentThread());
                 lease.addListener(r);
                 return null;
             });
-            while ((adder.get() == null || adder.get().getState() != Thread.State.BLOCKED) && !adding.isDone()) {
+            while ((adder.get() == null || !guard.hasQueuedThread(adder.get())) && !adding.isDone()) {
                 Thread.onSpinWait();
             }
             backend.events().connectionSuspended();
+        } finally {
+            guard.unlock();
         }
         await(adding);
         r.expect(lease, LeaseState.HELD, LeaseState.UNCERTAIN);

@@ -10,7 +10,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import org.lockspi.Acquirable;
+import org.lockspi.AsyncAcquirable;
 import org.lockspi.ConnectionState;
 import org.lockspi.DistributedLock;
 import org.lockspi.Lease;
@@ -21,6 +24,7 @@ import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.ReadWriteLock;
 import org.lockspi.Semaphore;
+import org.lockspi.ThreadFreeReadWriteLock;
 import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.BackendEvents;
 import org.lockspi.spi.BackendLease;
@@ -31,7 +35,9 @@ import org.lockspi.spi.LockProvider;
 
 /**
  * The engine's {@link LockService}: the handle cache, the registry of live holds, lease state from backend
- * events, and listener dispatch on one event thread. Its monitor guards every hold's state.
+ * events, and listener dispatch on one event thread. Its {@link #guard} guards every hold's state; no thread
+ * ever blocks while holding it except the timer, which waits on its condition (a {@code ReentrantLock}, not a
+ * monitor, so that a virtual thread that waits here is never pinned to its carrier).
  */
 final class EngineService implements LockService {
     private static final System.Logger LOG = System.getLogger(EngineService.class.getName());
@@ -41,19 +47,31 @@ final class EngineService implements LockService {
     private final String description;
     private final Set<LockFeature> features;
     private final Map<String, Object> handles = new ConcurrentHashMap<>();
-    private final Map<BackendLease, Hold> holds = new IdentityHashMap<>(); // guarded by this
+    private final Map<BackendLease, Hold> holds = new IdentityHashMap<>(); // guarded by guard
     private final int id = SERVICES.incrementAndGet();
+    /** Guards the holds, their states and the fields marked so. */
+    final ReentrantLock guard = new ReentrantLock();
+    private final Condition timerWake = guard.newCondition();
     private volatile LockBackend backend;
     private volatile boolean closed;
-    private boolean suspended; // guarded by this
-    private ExecutorService events; // guarded by this; created on first use
+    private boolean suspended; // guarded by guard
+    private ExecutorService events; // guarded by guard; created on first use
     private volatile Thread eventThread;
-    private Thread timer; // guarded by this; created when the first hold with a deadline is registered
+    private Thread timer; // guarded by guard; created when the first hold with a deadline is registered
+    private final AsyncWaits async;
 
     EngineService(LockProvider provider, String description) {
         this.provider = provider;
         this.description = description;
         this.features = Set.copyOf(provider.features());
+        this.async = new AsyncWaits("lockspi-async-" + provider.name() + "-" + id + "-");
+    }
+
+    /** Starts an asynchronous acquisition of {@code lock} in a thread of its own. */
+    <T> java.util.concurrent.CompletableFuture<T> startAsync(Object lock, org.lockspi.spi.Deadline deadline,
+                                                             AsyncWaits.Attempt attempt, AsyncWaits.Outcome<T> outcome) {
+        checkOpen();
+        return async.start(lock.toString(), deadline, attempt, outcome);
     }
 
     /** Completes construction with the backend the provider opened. */
@@ -92,7 +110,7 @@ final class EngineService implements LockService {
     }
 
     @Override
-    public Acquirable nonReentrantMutex(String name) {
+    public AsyncAcquirable nonReentrantMutex(String name) {
         LeaseLock lock = handle(name, LockFeature.NON_REENTRANT_MUTEX, "a non-reentrant mutex", LeaseLock.class,
                 () -> new LeaseLock(this, name, AcquireRequest.exclusive(LockKind.NON_REENTRANT_MUTEX, LockKeys.key(name))));
         if (lock.request().kind() != LockKind.NON_REENTRANT_MUTEX) {
@@ -105,6 +123,12 @@ final class EngineService implements LockService {
     public ReadWriteLock readWriteLock(String name) {
         return handle(name, LockFeature.READ_WRITE, "a read-write lock", ReadWriteLockImpl.class,
                 () -> new ReadWriteLockImpl(this, name));
+    }
+
+    @Override
+    public ThreadFreeReadWriteLock threadFreeReadWriteLock(String name) {
+        return handle(name, LockFeature.READ_WRITE, "a thread-free read-write lock", ThreadFreeReadWriteLockImpl.class,
+                () -> new ThreadFreeReadWriteLockImpl(this, name));
     }
 
     @Override
@@ -171,22 +195,32 @@ final class EngineService implements LockService {
 
     // ---- holds and state ------------------------------------------------------------------------------------
 
-    /** Registers a new server acquisition, in the state the connection is in now. */
-    Hold register(LockKind kind, String name, BackendLease backendLease, Thread owner, ThreadOwnedLock lock) {
+    /**
+     * Registers a new server acquisition, in the state the connection is in now.
+     *
+     * @param onEnd run once when the hold ends (released, lost, closed), or null
+     */
+    Hold register(LockKind kind, String name, BackendLease backendLease, Thread owner, ThreadOwnedLock lock,
+                  Runnable onEnd) {
         LeaseState initial;
-        synchronized (this) {
+        guard.lock();
+        try {
             if (!closed) {
                 initial = Hold.due(backendLease, System.nanoTime(), suspended);
-                Hold hold = new Hold(this, kind, name, backendLease, owner, lock, initial);
-                if (initial != LeaseState.LOST) {
+                Hold hold = new Hold(this, kind, name, backendLease, owner, lock, initial, onEnd);
+                if (initial == LeaseState.LOST) {
+                    hold.ended();
+                } else {
                     holds.put(backendLease, hold);
                     if (hold.nextDeadline() != Long.MAX_VALUE) {
                         startTimer();
-                        notifyAll(); // the timer looks at the new deadline
+                        timerWake.signalAll(); // the timer looks at the new deadline
                     }
                 }
                 return hold;
             }
+        } finally {
+            guard.unlock();
         }
         // Closed while the backend was granting: give it back and fail like any acquisition on a closed service.
         IllegalStateException closedNow = new IllegalStateException("lock service is closed: " + description);
@@ -203,11 +237,15 @@ final class EngineService implements LockService {
         if (!hold.removeLease((LeaseImpl) lease)) {
             return;
         }
-        synchronized (this) {
+        guard.lock();
+        try {
             holds.remove(hold.backendLease);
             if (closed) {
+                hold.ended();
                 return; // the backend's close freed it
             }
+        } finally {
+            guard.unlock();
         }
         if (hold.lock != null) {
             hold.lock.detach(hold);
@@ -221,12 +259,14 @@ final class EngineService implements LockService {
             }
             // a LOST lease's release never throws: the backend deletes its state when the connection returns
             LOG.log(System.Logger.Level.DEBUG, "release of lost " + hold + " left to the reconnection", e);
+        } finally {
+            hold.ended(); // the next local waiter goes to the server
         }
     }
 
     /**
      * Brings a hold's state in line with its backend lease and the clock: HELD, UNCERTAIN (suspended, or the
-     * confirmation is overdue) or LOST (lost, or past the validity deadline; final). Caller holds this monitor.
+     * confirmation is overdue) or LOST (lost, or past the validity deadline; final). Caller holds the guard.
      */
     void refresh(Hold hold, long now) {
         LeaseState current = hold.storedState();
@@ -241,15 +281,16 @@ final class EngineService implements LockService {
         }
     }
 
-    /** Ends a hold as LOST, once. Caller holds this monitor. */
+    /** Ends a hold as LOST, once. Caller holds the guard. */
     private void lost(Hold hold) {
         holds.remove(hold.backendLease);
         if (hold.transition(LeaseState.LOST) && hold.lock != null) {
             hold.lock.detach(hold);
         }
+        hold.ended(); // another client may hold it now: a local waiter may ask
     }
 
-    /** Refreshes every live hold and wakes the timer. Caller holds this monitor. */
+    /** Refreshes every live hold and wakes the timer. Caller holds the guard. */
     private void refreshAll() {
         long now = System.nanoTime();
         for (Hold hold : new ArrayList<>(holds.values())) {
@@ -258,10 +299,10 @@ final class EngineService implements LockService {
                 startTimer();
             }
         }
-        notifyAll();
+        timerWake.signalAll();
     }
 
-    /** Starts the deadline timer once. Caller holds this monitor. */
+    /** Starts the deadline timer once. Caller holds the guard. */
     private void startTimer() {
         if (timer != null || closed) {
             return;
@@ -276,7 +317,8 @@ final class EngineService implements LockService {
      * listeners hear of an overdue confirmation or a passed validity deadline without anyone asking.
      */
     private void runTimer() {
-        synchronized (this) {
+        guard.lock();
+        try {
             try {
                 while (!closed) {
                     long now = System.nanoTime();
@@ -289,19 +331,21 @@ final class EngineService implements LockService {
                         }
                     }
                     if (next == Long.MAX_VALUE) {
-                        wait();
+                        timerWake.await();
                     } else {
                         // +1 ms: wake just after the instant, not just before it
-                        TimeUnit.NANOSECONDS.timedWait(this, Math.max(0, next - now) + 1_000_000);
+                        timerWake.awaitNanos(Math.max(0, next - now) + 1_000_000);
                     }
                 }
             } catch (InterruptedException e) {
                 // close() interrupts only if the timer does not end on its own
             }
+        } finally {
+            guard.unlock();
         }
     }
 
-    /** Queues one listener call on the event thread. Caller holds this monitor. */
+    /** Queues one listener call on the event thread. Caller holds the guard. */
     void dispatch(LeaseListener listener, Lease lease, LeaseState previous, LeaseState current) {
         if (closed) {
             return;
@@ -326,34 +370,46 @@ final class EngineService implements LockService {
     private final class Events implements BackendEvents {
         @Override
         public void connectionSuspended() {
-            synchronized (EngineService.this) {
+            guard.lock();
+            try {
                 suspended = true;
                 refreshAll();
+            } finally {
+                guard.unlock();
             }
         }
 
         @Override
         public void connectionRestored() {
-            synchronized (EngineService.this) {
+            guard.lock();
+            try {
                 suspended = false;
                 refreshAll();
+            } finally {
+                guard.unlock();
             }
         }
 
         @Override
         public void leasesConfirmed() {
-            synchronized (EngineService.this) {
+            guard.lock();
+            try {
                 refreshAll();
+            } finally {
+                guard.unlock();
             }
         }
 
         @Override
         public void leaseLost(BackendLease lease) {
-            synchronized (EngineService.this) {
+            guard.lock();
+            try {
                 Hold hold = holds.get(lease);
                 if (hold != null) {
                     lost(hold);
                 }
+            } finally {
+                guard.unlock();
             }
         }
     }
@@ -370,8 +426,11 @@ final class EngineService implements LockService {
         if (closed) {
             return ConnectionState.CLOSED;
         }
-        synchronized (this) {
+        guard.lock();
+        try {
             return closed ? ConnectionState.CLOSED : suspended ? ConnectionState.SUSPENDED : ConnectionState.CONNECTED;
+        } finally {
+            guard.unlock();
         }
     }
 
@@ -380,19 +439,30 @@ final class EngineService implements LockService {
         List<Hold> ended;
         ExecutorService dispatcher;
         Thread deadlines;
-        synchronized (this) {
+        guard.lock();
+        try {
             if (closed) {
                 return;
             }
             closed = true;
             deadlines = timer;
-            notifyAll(); // the timer ends
+            timerWake.signalAll(); // the timer ends
             ended = new ArrayList<>(holds.values());
             holds.clear();
             for (Hold hold : ended) {
                 hold.transition(LeaseState.RELEASED);
             }
             dispatcher = events;
+        } finally {
+            guard.unlock();
+        }
+        async.close(description); // pending futures fail now; their waits end with the backend's close
+        for (Object handle : handles.values()) { // waiters in the local queues fail too
+            if (handle instanceof LeaseLock) {
+                ((LeaseLock) handle).closeGate();
+            } else if (handle instanceof ThreadFreeReadWriteLockImpl) {
+                ((ThreadFreeReadWriteLockImpl) handle).closeGates();
+            }
         }
         for (Hold hold : ended) {
             if (hold.lock != null) {
@@ -408,6 +478,7 @@ final class EngineService implements LockService {
         } catch (RuntimeException e) {
             failure = e;
         }
+        async.join(TimeUnit.SECONDS.toMillis(5));
         if (deadlines != null && Thread.currentThread() != deadlines) {
             try {
                 deadlines.join(TimeUnit.SECONDS.toMillis(5));

@@ -2,13 +2,14 @@ package org.lockspi.internal;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.lockspi.LeaseState;
 import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.LockKind;
 
 /**
  * One acquisition on the server and the leases that share it: one lease for a lease-style lock, one per
- * nested acquisition for a thread-owned lock. State changes are guarded by the service's monitor.
+ * nested acquisition for a thread-owned lock. State changes are guarded by the service's guard.
  */
 final class Hold {
     final EngineService service;
@@ -19,6 +20,8 @@ final class Hold {
     final Thread owner;
     /** Where this hold is registered per thread, for thread-owned kinds; else null. */
     final ThreadOwnedLock lock;
+    /** Run once when the hold ends (released, lost or closed): frees its place in a local gate; or null. */
+    private final AtomicReference<Runnable> onEnd;
 
     // guarded by service
     private LeaseState state;
@@ -26,26 +29,30 @@ final class Hold {
     private final List<LeaseImpl> leases = new ArrayList<>(1);
 
     Hold(EngineService service, LockKind kind, String name, BackendLease backendLease, Thread owner,
-         ThreadOwnedLock lock, LeaseState initial) {
+         ThreadOwnedLock lock, LeaseState initial, Runnable onEnd) {
         this.service = service;
         this.kind = kind;
         this.name = name;
         this.backendLease = backendLease;
         this.owner = owner;
         this.lock = lock;
+        this.onEnd = new AtomicReference<>(onEnd);
         this.state = initial;
         this.previous = initial;
     }
 
     /** @return the current state, with the backend's deadlines compared with the clock now */
     LeaseState state() {
-        synchronized (service) {
+        service.guard.lock();
+        try {
             service.refresh(this, System.nanoTime());
             return state;
+        } finally {
+            service.guard.unlock();
         }
     }
 
-    /** @return the state as last worked out, without looking at the clock. Caller holds the service monitor. */
+    /** @return the state as last worked out, without looking at the clock. Caller holds the service's guard. */
     LeaseState storedState() {
         return state;
     }
@@ -74,7 +81,7 @@ final class Hold {
 
     /**
      * The next instant at which {@link #due} may change without any event, or {@link Long#MAX_VALUE}.
-     * Caller holds the service monitor.
+     * Caller holds the service's guard.
      */
     long nextDeadline() {
         if (state.isTerminal()) {
@@ -92,8 +99,11 @@ final class Hold {
 
     /** @return the state before the last change (the current state if it never changed) */
     LeaseState previous() {
-        synchronized (service) {
+        service.guard.lock();
+        try {
             return previous;
+        } finally {
+            service.guard.unlock();
         }
     }
 
@@ -104,10 +114,13 @@ final class Hold {
      * @return the lease
      */
     LeaseImpl firstLease() {
-        synchronized (service) {
+        service.guard.lock();
+        try {
             LeaseImpl lease = new LeaseImpl(this);
             leases.add(lease);
             return lease;
+        } finally {
+            service.guard.unlock();
         }
     }
 
@@ -117,7 +130,8 @@ final class Hold {
      * @return the lease, or null if the hold is LOST or RELEASED
      */
     LeaseImpl nestedLease() {
-        synchronized (service) {
+        service.guard.lock();
+        try {
             service.refresh(this, System.nanoTime());
             if (state.isTerminal()) {
                 return null;
@@ -125,18 +139,23 @@ final class Hold {
             LeaseImpl lease = new LeaseImpl(this);
             leases.add(lease);
             return lease;
+        } finally {
+            service.guard.unlock();
         }
     }
 
     /** @return the leases not yet released, a snapshot */
     List<LeaseImpl> liveLeases() {
-        synchronized (service) {
+        service.guard.lock();
+        try {
             return new ArrayList<>(leases);
+        } finally {
+            service.guard.unlock();
         }
     }
 
     /**
-     * Moves the state and tells the listeners of every live lease. Caller holds the service monitor.
+     * Moves the state and tells the listeners of every live lease. Caller holds the service's guard.
      *
      * @return whether the state changed
      */
@@ -160,7 +179,8 @@ final class Hold {
      * @return whether that was the last lease, so the backend lease must be released
      */
     boolean removeLease(LeaseImpl lease) {
-        synchronized (service) {
+        service.guard.lock();
+        try {
             leases.remove(lease);
             if (!leases.isEmpty()) {
                 return false;
@@ -170,6 +190,16 @@ final class Hold {
                 state = LeaseState.RELEASED;
             }
             return true;
+        } finally {
+            service.guard.unlock();
+        }
+    }
+
+    /** Runs the end action, once. */
+    void ended() {
+        Runnable r = onEnd.getAndSet(null);
+        if (r != null) {
+            r.run();
         }
     }
 

@@ -39,7 +39,8 @@ final class LeaseImpl implements Lease {
 
     @Override
     public Duration validFor() {
-        synchronized (hold.service) {
+        hold.service.guard.lock();
+        try {
             if (state() != LeaseState.HELD) {
                 return Duration.ZERO;
             }
@@ -49,6 +50,8 @@ final class LeaseImpl implements Lease {
             }
             long left = until - System.nanoTime();
             return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+        } finally {
+            hold.service.guard.unlock();
         }
     }
 
@@ -56,14 +59,17 @@ final class LeaseImpl implements Lease {
     public void addListener(LeaseListener listener) {
         Objects.requireNonNull(listener, "listener is null");
         hold.service.requireFeature(LockFeature.LOST_NOTIFICATION, "lease listeners");
-        synchronized (hold.service) {
-            // Added under the monitor that guards changes: a change is then told either as a change or as the
+        hold.service.guard.lock();
+        try {
+            // Added under the guard of changes: a change is then told either as a change or as the
             // state found here, never both.
             listeners.add(listener);
             LeaseState now = state();
             if (now == LeaseState.UNCERTAIN || now == LeaseState.LOST) {
                 hold.service.dispatch(listener, this, hold.previous(), now);
             }
+        } finally {
+            hold.service.guard.unlock();
         }
     }
 
@@ -73,7 +79,7 @@ final class LeaseImpl implements Lease {
         listeners.remove(listener);
     }
 
-    /** Queues a state change for every listener. Caller holds the service monitor. */
+    /** Queues a state change for every listener. Caller holds the service's guard. */
     void fire(LeaseState previous, LeaseState current) {
         if (released.get()) {
             return;

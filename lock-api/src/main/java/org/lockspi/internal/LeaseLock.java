@@ -1,5 +1,10 @@
 package org.lockspi.internal;
 
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.lockspi.Lease;
+import org.lockspi.LockTimeoutException;
 import org.lockspi.Semaphore;
 import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.BackendLease;
@@ -7,24 +12,88 @@ import org.lockspi.spi.Deadline;
 import org.lockspi.spi.LockKind;
 
 /**
- * A lock whose leases belong to no thread: the non-reentrant mutex and the semaphore. Every acquisition is a
- * server acquisition; any thread may release a lease, once.
+ * A lock whose leases belong to no thread: the non-reentrant mutex, the semaphore and the halves of the
+ * thread-free read-write lock. Every acquisition is a server acquisition; any thread may release a lease, once;
+ * it can be acquired asynchronously.
  */
 final class LeaseLock extends AbstractAcquirable implements Semaphore {
     private final AcquireRequest request;
+    /** The local queue of the exclusive kinds; null for the read half, whose acquisitions share. */
+    private final LocalGate gate;
 
     LeaseLock(EngineService service, String name, AcquireRequest request) {
         super(service, name);
         this.request = request;
+        this.gate = request.kind() == LockKind.READ ? null : new LocalGate(request.permits());
     }
 
     @Override
     LeaseImpl acquire(Deadline deadline) throws InterruptedException {
-        BackendLease backendLease = acquireFromBackend(request, deadline);
-        if (backendLease == null) {
+        if (gate == null) {
+            BackendLease backendLease = acquireFromBackend(request, deadline);
+            return backendLease == null ? null
+                    : service.register(request.kind(), name, backendLease, null, null, null).firstLease();
+        }
+        service.checkOpen();
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring " + request);
+        }
+        if (!gate.enter(deadline, toString())) {
             return null;
         }
-        return service.register(request.kind(), name, backendLease, null, null).firstLease();
+        boolean handedOver = false;
+        try {
+            BackendLease backendLease = acquireFromBackend(request, deadline);
+            if (backendLease == null) {
+                return null;
+            }
+            Hold hold = service.register(request.kind(), name, backendLease, null, null, gate::leave);
+            handedOver = true; // the hold leaves the gate when it ends
+            return hold.firstLease();
+        } finally {
+            if (!handedOver) {
+                gate.leave();
+            }
+        }
+    }
+
+    /** Fails the acquisitions waiting in the local queue (the service is closing). */
+    void closeGate() {
+        if (gate != null) {
+            gate.close();
+        }
+    }
+
+    @Override
+    public CompletableFuture<Lease> acquireAsync(Duration timeout) {
+        Names.checkTimeout(timeout);
+        return service.startAsync(this, Deadline.after(timeout), this::acquire, new AsyncWaits.Outcome<>() {
+            @Override
+            public Lease granted(Lease lease) {
+                return lease;
+            }
+
+            @Override
+            public Lease timedOut() {
+                throw new LockTimeoutException(name, timeout);
+            }
+        });
+    }
+
+    @Override
+    public CompletableFuture<Optional<Lease>> tryAcquireAsync(Duration timeout) {
+        Names.checkTimeout(timeout);
+        return service.startAsync(this, Deadline.after(timeout), this::acquire, new AsyncWaits.Outcome<>() {
+            @Override
+            public Optional<Lease> granted(Lease lease) {
+                return Optional.of(lease);
+            }
+
+            @Override
+            public Optional<Lease> timedOut() {
+                return Optional.empty();
+            }
+        });
     }
 
     /** @return the request every acquisition sends */
@@ -39,7 +108,15 @@ final class LeaseLock extends AbstractAcquirable implements Semaphore {
 
     @Override
     public String toString() {
-        return request.kind() == LockKind.SEMAPHORE ? "semaphore '" + name + "' (" + permits() + " permits)"
-                : "non-reentrant mutex '" + name + "'";
+        switch (request.kind()) {
+            case SEMAPHORE:
+                return "semaphore '" + name + "' (" + permits() + " permits)";
+            case READ:
+                return "thread-free read lock '" + name + "'";
+            case WRITE:
+                return "thread-free write lock '" + name + "'";
+            default:
+                return "non-reentrant mutex '" + name + "'";
+        }
     }
 }

@@ -173,4 +173,24 @@ class LockMetricsTest {
         assertThrows(IllegalArgumentException.class, () -> LockMetrics.builder(registry).service(" "));
         assertThrows(NullPointerException.class, () -> LockMetrics.bind(null, registry));
     }
+    /** Asynchronous acquisitions are timed by outcome too; a cancelled one counts as interrupted and frees all. */
+    @Test
+    void asyncAcquisitionsAreMetered() throws Exception {
+        org.lockspi.AsyncAcquirable lock = a.nonReentrantMutex("async");
+        Lease first = lock.acquireAsync(WAIT).get(15, TimeUnit.SECONDS);
+        assertEquals(1, attempts("a", "async", "acquired"));
+        assertEquals(1.0, gauge("lockspi.leases.active", "service", "a", "lock", "async"));
+        java.util.Optional<Lease> none = b.nonReentrantMutex("async").tryAcquireAsync(Duration.ofMillis(100))
+                .get(15, TimeUnit.SECONDS);
+        assertTrue(none.isEmpty(), "b got a lock a holds");
+        assertEquals(1, attempts("b", "async", "timed_out"));
+        java.util.concurrent.CompletableFuture<Lease> waiting = b.nonReentrantMutex("async").acquireAsync(WAIT);
+        assertTrue(waiting.cancel(true), "the wait had ended already: " + waiting);
+        assertEquals(1, attempts("b", "async", "interrupted"), "the cancelled wait counts as interrupted");
+        first.release();
+        assertEquals(0.0, gauge("lockspi.leases.active", "service", "a", "lock", "async"));
+        try (Lease next = b.nonReentrantMutex("async").acquire(WAIT)) {   // the cancelled wait leaves nothing behind
+            assertEquals(LeaseState.HELD, next.state());
+        }
+    }
 }

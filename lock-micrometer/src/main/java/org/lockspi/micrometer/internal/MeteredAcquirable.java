@@ -64,6 +64,16 @@ class MeteredAcquirable<A extends Acquirable> implements Acquirable {
         return delegate.asJavaLock();
     }
 
+    /** @return this lock's meters */
+    LockMeters meters() {
+        return meters;
+    }
+
+    /** @return the metered view of a lease acquired through this lock */
+    Lease metered(Lease lease) {
+        return new MeteredLease(lease, meters, notifies);
+    }
+
     private Lease timed(Attempt<Lease> attempt) throws InterruptedException {
         long start = System.nanoTime();
         Lease lease = record(attempt, start);

@@ -3,13 +3,14 @@ package org.lockspi.micrometer.internal;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.lockspi.Acquirable;
+import org.lockspi.AsyncAcquirable;
 import org.lockspi.ConnectionState;
 import org.lockspi.DistributedLock;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.ReadWriteLock;
 import org.lockspi.Semaphore;
+import org.lockspi.ThreadFreeReadWriteLock;
 
 /** The metered view of a service: each handle of the wrapped service gets one metered handle. */
 public final class MeteredService implements LockService {
@@ -38,10 +39,41 @@ public final class MeteredService implements LockService {
     }
 
     @Override
-    public Acquirable nonReentrantMutex(String name) {
-        Acquirable lock = delegate.nonReentrantMutex(name);
-        return (Acquirable) handles.computeIfAbsent(lock,
-                l -> new MeteredAcquirable<>(lock, meters.lock(name, "non_reentrant_mutex"), notifies()));
+    public AsyncAcquirable nonReentrantMutex(String name) {
+        AsyncAcquirable lock = delegate.nonReentrantMutex(name);
+        return (AsyncAcquirable) handles.computeIfAbsent(lock,
+                l -> new MeteredAsyncAcquirable<>(lock, meters.lock(name, "non_reentrant_mutex"), notifies()));
+    }
+
+    @Override
+    public ThreadFreeReadWriteLock threadFreeReadWriteLock(String name) {
+        ThreadFreeReadWriteLock lock = delegate.threadFreeReadWriteLock(name);
+        return (ThreadFreeReadWriteLock) handles.computeIfAbsent(lock, l -> new ThreadFreeReadWriteLock() {
+            private final AsyncAcquirable read =
+                    new MeteredAsyncAcquirable<>(lock.readLock(), meters.lock(name, "read"), notifies());
+            private final AsyncAcquirable write =
+                    new MeteredAsyncAcquirable<>(lock.writeLock(), meters.lock(name, "write"), notifies());
+
+            @Override
+            public String name() {
+                return lock.name();
+            }
+
+            @Override
+            public AsyncAcquirable readLock() {
+                return read;
+            }
+
+            @Override
+            public AsyncAcquirable writeLock() {
+                return write;
+            }
+
+            @Override
+            public String toString() {
+                return lock.toString();
+            }
+        });
     }
 
     @Override
@@ -141,7 +173,7 @@ public final class MeteredService implements LockService {
     }
 
     /** A metered semaphore. */
-    private static final class MeteredSemaphore extends MeteredAcquirable<Semaphore> implements Semaphore {
+    private static final class MeteredSemaphore extends MeteredAsyncAcquirable<Semaphore> implements Semaphore {
         MeteredSemaphore(Semaphore delegate, LockMeters meters, boolean notifies) {
             super(delegate, meters, notifies);
         }

@@ -11,6 +11,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
@@ -63,7 +65,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
 
     /** Leases granted and neither released nor lost; registration and loss are guarded by {@code sessions}. */
     private final Set<CuratorLease> live = ConcurrentHashMap.newKeySet();
-    private final Object sessions = new Object();
+    private final ReentrantLock sessions = new ReentrantLock();
     private long currentSession; // guarded by sessions; 0 if unknown
     private boolean suspended; // guarded by sessions: SUSPENDED or LOST seen, RECONNECTED not yet
     private final Set<Long> deadSessions = new HashSet<>(); // guarded by sessions
@@ -73,7 +75,9 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     /** The negotiated session timeout, read on connection events: the deadlines must not ask Curator. */
     private volatile int negotiatedMillis = -1;
 
-    private final Object gate = new Object();
+    // ReentrantLocks, not monitors: an acquiring virtual thread passes them without pinning its carrier
+    private final ReentrantLock gate = new ReentrantLock();
+    private final Condition gateChanged = gate.newCondition();
     private final Set<Thread> waiting = new HashSet<>(); // guarded by gate
     private final Set<Thread> interruptedByClose = new HashSet<>(); // guarded by gate
     private volatile boolean closed;
@@ -208,9 +212,12 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     public BackendLease acquire(AcquireRequest request, Deadline deadline) throws InterruptedException {
         Thread me = Thread.currentThread();
         String path = ZKPaths.makePath(basePath, request.name());
-        synchronized (gate) {
+        gate.lock();
+        try {
             checkOpen();
             waiting.add(me);
+        } finally {
+            gate.unlock();
         }
         DeadlineRetry.begin(deadline);
         try {
@@ -243,12 +250,15 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             return lease;
         } finally {
             DeadlineRetry.clear();
-            synchronized (gate) {
+            gate.lock();
+            try {
                 waiting.remove(me);
                 if (interruptedByClose.remove(me)) {
                     Thread.interrupted(); // the interrupt was close()'s, not the caller's
                 }
-                gate.notifyAll();
+                gateChanged.signalAll();
+            } finally {
+                gate.unlock();
             }
         }
     }
@@ -346,8 +356,22 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         // NON_REENTRANT_MUTEX is a semaphore of one, as Curator's InterProcessSemaphoreMutex is; that class does not
         // show its lease node, which the fencing token needs, so the semaphore is used directly (same nodes).
         InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, path, request.permits());
+        // A mark of this acquisition in its lease node: Curator leaves the node behind when an interrupt lands
+        // between its create and its return (releasing its internal lock); the mark finds it. Curator reads no data.
+        byte[] mark = ("lockspi-" + java.util.UUID.randomUUID()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        semaphore.setNodeData(mark);
         long millis = deadline.isInfinite() ? UNBOUNDED_MILLIS : deadline.remainingMillis();
-        Lease lease = semaphore.acquire(millis, TimeUnit.MILLISECONDS);
+        Lease lease;
+        try {
+            lease = semaphore.acquire(millis, TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            boolean interrupted = Thread.interrupted() || e instanceof InterruptedException;
+            deleteMarkedLeases(ZKPaths.makePath(path, SEMAPHORE_LEASES), mark, e);
+            if (interrupted && !(e instanceof InterruptedException)) {
+                Thread.currentThread().interrupt();
+            }
+            throw e;
+        }
         if (lease == null) {
             return null;
         }
@@ -396,7 +420,8 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
      * Curator's RECONNECTED is still queued, the reconciliation happens now, so the lease is not born UNCERTAIN.
      */
     private void register(CuratorLease lease) {
-        synchronized (sessions) {
+        sessions.lock();
+        try {
             if (suspended && client.getZookeeperClient().isConnected()) {
                 reconcile();
             }
@@ -405,6 +430,8 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
                 return;
             }
             live.add(lease);
+        } finally {
+            sessions.unlock();
         }
     }
 
@@ -422,7 +449,8 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     @Override
     public void stateChanged(CuratorFramework changed, ConnectionState state) {
         // BackendEvents never block nor call back, so they are called under the lock that orders them
-        synchronized (sessions) {
+        sessions.lock();
+        try {
             switch (state) {
                 case SUSPENDED:
                     suspended = true;
@@ -444,6 +472,8 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
                 default:
                     break; // READ_ONLY: this provider does not ask for read-only mode
             }
+        } finally {
+            sessions.unlock();
         }
     }
 
@@ -511,6 +541,37 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
                 Thread.interrupted();
             }
             LOG.log(System.Logger.Level.DEBUG, "settling " + path + " after an interrupt failed", e);
+        }
+    }
+
+    /** Deletes the lease nodes whose data is {@code mark} (the interrupt flag clear); failures go to {@code failure}. */
+    private void deleteMarkedLeases(String leases, byte[] mark, Exception failure) {
+        List<String> children;
+        try {
+            children = client.getChildren().forPath(leases);
+        } catch (KeeperException.NoNodeException e) {
+            return;
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.interrupted();
+            }
+            failure.addSuppressed(e);
+            return;
+        }
+        for (String child : children) {
+            String node = ZKPaths.makePath(leases, child);
+            try {
+                if (java.util.Arrays.equals(mark, client.getData().forPath(node))) {
+                    deleteQuietly(node, failure);
+                }
+            } catch (KeeperException.NoNodeException e) {
+                // another's, released meanwhile
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.interrupted();
+                }
+                failure.addSuppressed(e);
+            }
         }
     }
 
@@ -652,7 +713,8 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
 
     @Override
     public void close() {
-        synchronized (gate) {
+        gate.lock();
+        try {
             if (closed) {
                 return;
             }
@@ -672,7 +734,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
                     break;
                 }
                 try {
-                    gate.wait(left);
+                    gateChanged.await(left, TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
@@ -680,6 +742,8 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        } finally {
+            gate.unlock();
         }
         client.getConnectionStateListenable().removeListener(this);
         contact.close();

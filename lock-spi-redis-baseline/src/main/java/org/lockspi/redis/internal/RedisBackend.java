@@ -7,6 +7,8 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.lockspi.LockConnectionException;
@@ -51,10 +53,11 @@ public final class RedisBackend implements LockBackend {
     private final String waiterArg;
 
     /** Waiters sleep on this; a local release or close bumps {@link #wakeups} and wakes them. */
-    private final Object wakeup = new Object();
+    private final ReentrantLock wakeup = new ReentrantLock(); // not a monitor: a polling virtual thread never pins
+    private final Condition woken = wakeup.newCondition();
     private long wakeups; // guarded by wakeup
 
-    private final Object state = new Object();
+    private final ReentrantLock state = new ReentrantLock();
     private volatile boolean closed; // written under state
     private volatile boolean poolClosed; // written under the write lock of inFlight
 
@@ -198,8 +201,11 @@ public final class RedisBackend implements LockBackend {
         try {
             while (true) {
                 long seen;
-                synchronized (wakeup) {
+                wakeup.lock();
+                try {
                     seen = wakeups;
+                } finally {
+                    wakeup.unlock();
                 }
                 RedisLease lease = tryOnce(attempt, !deadline.hasExpired());
                 if (lease != null) {
@@ -304,18 +310,24 @@ public final class RedisBackend implements LockBackend {
         if (nanos <= 0) {
             return;
         }
-        synchronized (wakeup) {
+        wakeup.lock();
+        try {
             if (seen != wakeups || closed) {
                 return;
             }
-            TimeUnit.NANOSECONDS.timedWait(wakeup, nanos);
+            woken.awaitNanos(nanos);
+        } finally {
+            wakeup.unlock();
         }
     }
 
     private void wakeWaiters() {
-        synchronized (wakeup) {
+        wakeup.lock();
+        try {
             wakeups++;
-            wakeup.notifyAll();
+            woken.signalAll();
+        } finally {
+            wakeup.unlock();
         }
     }
 
@@ -411,11 +423,14 @@ public final class RedisBackend implements LockBackend {
 
     @Override
     public void close() {
-        synchronized (state) {
+        state.lock();
+        try {
             if (closed) {
                 return;
             }
             closed = true;
+        } finally {
+            state.unlock();
         }
         wakeWaiters();
         List<RedisLease> leases = keeper.close();

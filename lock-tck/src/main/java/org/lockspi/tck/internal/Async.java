@@ -164,6 +164,66 @@ public final class Async<T> {
         }
     }
 
+    /**
+     * The threads of this JVM's asynchronous acquisitions that are alive now ({@code lockspi-async-*}, as
+     * {@code AsyncAcquirable} names them; platform threads only: a virtual thread is not listed by the JDK).
+     *
+     * @return the threads
+     */
+    public static Set<Thread> asyncThreads() {
+        Set<Thread> threads = new HashSet<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith("lockspi-async-") && t.isAlive()) {
+                threads.add(t);
+            }
+        }
+        return threads;
+    }
+
+    /**
+     * Waits until an asynchronous acquisition started after {@code before} was taken is waiting: a thread of
+     * {@link #asyncThreads()} not in {@code before} is parked or blocked in I/O on three samples in a row, 10 ms
+     * apart, or (INSPECT) the lock's residue holds an entry not in {@code residueBefore}.
+     *
+     * @param backend       the backend, to look at the residue if it can
+     * @param lockName      the lock waited for
+     * @param before        the acquisition threads alive before the acquisition began
+     * @param residueBefore the lock's residue before it began (empty without INSPECT)
+     * @param max           how long to wait
+     * @return the acquisition's thread, or null if only its queue entry showed
+     * @throws AssertionError if it is not waiting within {@code max}
+     */
+    public static Thread awaitAsyncWaiting(TckBackend backend, String lockName, Set<Thread> before,
+                                           Set<String> residueBefore, Duration max) {
+        boolean inspect = backend.capabilities().contains(TckBackend.Capability.INSPECT);
+        long end = System.nanoTime() + max.toNanos();
+        int samples = 0;
+        Thread seen = null;
+        while (samples < 3) {
+            boolean waiting = false;
+            for (Thread t : asyncThreads()) {
+                if (!before.contains(t)) {
+                    seen = t;
+                    Thread.State state = t.getState();
+                    waiting |= state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING
+                            || (state == Thread.State.RUNNABLE && inBlockingIo(t));
+                }
+            }
+            waiting |= inspect && !residueBefore.containsAll(backend.residue(lockName));
+            samples = waiting ? samples + 1 : 0;
+            if (samples < 3 && System.nanoTime() - end > 0) {
+                fail("the asynchronous acquisition of '" + lockName + "' was not waiting within " + max
+                        + (seen == null ? " (no thread lockspi-async-* of its own was seen"
+                        + (inspect ? ", nor its queue entry)" : ")") : "; its thread is " + seen.getState()
+                        + " in:\n" + stack(seen)));
+            }
+            if (samples < 3) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            }
+        }
+        return seen;
+    }
+
     /** @return whether the thread's innermost frame is a native I/O method of the JDK (read, poll, select) */
     static boolean inBlockingIo(Thread t) {
         StackTraceElement[] frames = t.getStackTrace();

@@ -59,13 +59,31 @@ public final class ChildJvm implements AutoCloseable {
      * @throws UncheckedIOException if the process cannot be started
      */
     public static ChildJvm start(Class<?> main, String... args) {
+        return start(Path.of(System.getProperty("java.home"), "bin", "java"), List.of(), main, args);
+    }
+
+    /**
+     * Starts {@code <java> <options> -cp <this JVM's class path> <main> <args>}: another Java runtime (such as
+     * one found by {@link #newestJava(int)}), with options after the defaults (so {@code -Xmx1g} overrides them).
+     *
+     * @param java    the {@code java} executable
+     * @param options JVM options, e.g. {@code -XX:StartFlightRecording...}
+     * @param main    the class whose {@code main} runs; compiled for this JVM's release or older
+     * @param args    its arguments
+     * @return the running child
+     * @throws UncheckedIOException if the process cannot be started
+     */
+    public static ChildJvm start(Path java, List<String> options, Class<?> main, String... args) {
+        Objects.requireNonNull(java, "java");
+        Objects.requireNonNull(options, "options");
         Objects.requireNonNull(main, "main");
         List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(java.toString());
         // a short-lived helper: start fast, stay small
         command.add("-XX:TieredStopAtLevel=1");
         command.add("-XX:+UseSerialGC");
         command.add("-Xmx128m");
+        command.addAll(options);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(main.getName());
@@ -89,6 +107,57 @@ public final class ChildJvm implements AutoCloseable {
             }
             throw failure;
         }
+    }
+
+    /**
+     * The {@code java} executable of the newest Java runtime installed beside this one: the directories under
+     * {@code /usr/lib/jvm} (or under the system property {@code lockspi.tck.jvmRoot}) whose {@code release} file
+     * names a {@code JAVA_VERSION}, and this JVM's own.
+     *
+     * @param minimumFeature the lowest feature release accepted, e.g. 21
+     * @return the newest runtime's {@code java} of at least that release, or empty if none is installed
+     */
+    public static java.util.Optional<Path> newestJava(int minimumFeature) {
+        List<Path> homes = new ArrayList<>();
+        homes.add(Path.of(System.getProperty("java.home")));
+        Path root = Path.of(System.getProperty("lockspi.tck.jvmRoot", "/usr/lib/jvm"));
+        if (Files.isDirectory(root)) {
+            try (java.util.stream.Stream<Path> dirs = Files.list(root)) {
+                dirs.forEach(homes::add);
+            } catch (IOException e) {
+                // an unreadable directory holds no runtime we can use
+            }
+        }
+        Path best = null;
+        int bestFeature = minimumFeature - 1;
+        for (Path home : homes) {
+            Path java = home.resolve("bin").resolve("java");
+            int feature = feature(home);
+            if (feature > bestFeature && Files.isExecutable(java)) {
+                best = java;
+                bestFeature = feature;
+            }
+        }
+        return java.util.Optional.ofNullable(best);
+    }
+
+    /** @return the feature release in {@code <home>/release} ({@code JAVA_VERSION="25.0.1"} gives 25), or -1 */
+    private static int feature(Path home) {
+        try {
+            for (String line : Files.readAllLines(home.resolve("release"), StandardCharsets.UTF_8)) {
+                if (line.startsWith("JAVA_VERSION=")) {
+                    String v = line.substring("JAVA_VERSION=".length()).replace("\"", "");
+                    int end = 0;
+                    while (end < v.length() && Character.isDigit(v.charAt(end))) {
+                        end++;
+                    }
+                    return end == 0 ? -1 : Integer.parseInt(v.substring(0, end));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
     }
 
     private void pump() {

@@ -30,6 +30,18 @@ class ChildJvmTest {
     }
 
     @Test
+    void startsTheNewestRuntimeWithOptions() {
+        java.util.Optional<java.nio.file.Path> runtime = ChildJvm.newestJava(17);
+        assertTrue(runtime.isPresent(), "this JVM's own runtime is at least 17");
+        assertFalse(ChildJvm.newestJava(10_000).isPresent(), "no runtime of release 10000");
+        try (ChildJvm child = ChildJvm.start(runtime.get(), java.util.List.of("-Xmx64m"), EchoMain.class, "x")) {
+            assertEquals("UP x", child.awaitLine(Duration.ofSeconds(30), "UP"));
+            child.send("exit");
+            assertEquals(7, child.awaitExit(Duration.ofSeconds(10)));
+        }
+    }
+
+    @Test
     void killEndsItAtOnceAndCloseIsIdempotent() {
         ChildJvm child = ChildJvm.start(EchoMain.class);
         child.awaitLine(Duration.ofSeconds(30), "UP");

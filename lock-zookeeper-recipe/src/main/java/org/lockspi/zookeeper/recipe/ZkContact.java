@@ -2,7 +2,11 @@ package org.lockspi.zookeeper.recipe;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
@@ -47,7 +51,17 @@ public final class ZkContact implements AutoCloseable {
     private final BooleanSupplier active;
     private final Runnable onRecovered;
     private final Thread thread;
-    private final Object signal = new Object();
+    private final ReentrantLock signal = new ReentrantLock();
+    private final Condition signalled = signal.newCondition();
+    private static final VarHandle LAST_SENT;
+
+    static {
+        try {
+            LAST_SENT = MethodHandles.lookup().findVarHandle(ZkContact.class, "lastSent", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     private volatile long lastSent;
     private boolean wake;    // guarded by signal
     private boolean closed;  // guarded by signal
@@ -89,14 +103,10 @@ public final class ZkContact implements AutoCloseable {
      * @param sentNanos {@link System#nanoTime()} read before the answered request was sent
      */
     public void confirmed(long sentNanos) {
-        long before = lastSent;
-        while (sentNanos - before > 0) {
-            synchronized (this) {
-                before = lastSent;
-                if (sentNanos - before > 0) {
-                    lastSent = sentNanos;
-                }
-            }
+        // every acquisition calls this: a compare-and-set loop, no monitor for its (virtual) thread to block on
+        long before = (long) LAST_SENT.getVolatile(this);
+        while (sentNanos - before > 0 && !LAST_SENT.compareAndSet(this, before, sentNanos)) {
+            before = (long) LAST_SENT.getVolatile(this);
         }
     }
 
@@ -117,16 +127,20 @@ public final class ZkContact implements AutoCloseable {
 
     /** Sends a probe now (after a reconnection, so that the leases turn HELD without waiting a period). */
     public void wakeUp() {
-        synchronized (signal) {
+        signal.lock();
+        try {
             wake = true;
-            signal.notifyAll();
+            signalled.signalAll();
+        } finally {
+            signal.unlock();
         }
     }
 
     private void beat() {
         long period = Math.max(TimeUnit.MILLISECONDS.toNanos(10), uncertainAfterNanos / 2);
         while (true) {
-            synchronized (signal) {
+            signal.lock();
+            try {
                 long until = System.nanoTime() + period;
                 try {
                     while (!closed && !wake) {
@@ -134,7 +148,7 @@ public final class ZkContact implements AutoCloseable {
                         if (left <= 0) {
                             break;
                         }
-                        TimeUnit.NANOSECONDS.timedWait(signal, left);
+                        signalled.awaitNanos(left);
                     }
                 } catch (InterruptedException e) {
                     return; // only close() interrupts
@@ -143,6 +157,8 @@ public final class ZkContact implements AutoCloseable {
                     return;
                 }
                 wake = false;
+            } finally {
+                signal.unlock();
             }
             if (!active.getAsBoolean()) {
                 continue;
@@ -169,9 +185,12 @@ public final class ZkContact implements AutoCloseable {
      */
     @Override
     public void close() {
-        synchronized (signal) {
+        signal.lock();
+        try {
             closed = true;
-            signal.notifyAll();
+            signalled.signalAll();
+        } finally {
+            signal.unlock();
         }
         if (Thread.currentThread() == thread) {
             return;

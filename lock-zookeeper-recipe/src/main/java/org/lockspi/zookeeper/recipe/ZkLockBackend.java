@@ -13,6 +13,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.zookeeper.KeeperException;
 import org.lockspi.LockConnectionException;
@@ -77,7 +79,9 @@ public final class ZkLockBackend implements LockBackend {
     private final ZkContact contact;
     private final Duration releaseBound;
 
-    private final Object state = new Object();
+    /** Guards the connection fields; waiters for the connection wait on {@link #stateChanged}. */
+    private final ReentrantLock state = new ReentrantLock();
+    private final Condition stateChanged = state.newCondition();
     private boolean connected = true; // guarded by state
     private long epoch;               // guarded by state; changes on every connection event
     private volatile long session;    // written under state; changes when a session expires
@@ -488,8 +492,11 @@ public final class ZkLockBackend implements LockBackend {
         String path = lease.path();
         Residue own = new Residue(parentOf(path), ZkLayout.nodeName(path), true);
         boolean down;
-        synchronized (state) {
+        state.lock();
+        try {
             down = !connected;
+        } finally {
+            state.unlock();
         }
         if (down) {
             residue.add(own);
@@ -529,8 +536,11 @@ public final class ZkLockBackend implements LockBackend {
         if (!own.delete(this)) {
             residue.add(own);
             boolean up;
-            synchronized (state) {
+            state.lock();
+            try {
                 up = connected;
+            } finally {
+                state.unlock();
             }
             if (up) {
                 drainResidue(); // the connection returned while we failed: do not wait for the next return
@@ -651,12 +661,15 @@ public final class ZkLockBackend implements LockBackend {
     private <T> T call(Op<T> op, Deadline deadline, long gen) throws InterruptedException, SessionLost {
         while (true) {
             long before;
-            synchronized (state) {
+            state.lock();
+            try {
                 checkOpen();
                 if (session != gen) {
                     throw SessionLost.INSTANCE;
                 }
                 before = epoch;
+            } finally {
+                state.unlock();
             }
             try {
                 long sent = System.nanoTime();
@@ -679,7 +692,8 @@ public final class ZkLockBackend implements LockBackend {
     /** Waits until connected after connection event {@code before}; fails at the deadline or reconnectWait. */
     private void awaitReconnect(long before, Deadline deadline, KeeperException cause) throws InterruptedException {
         long limit = System.nanoTime() + reconnectWaitNanos;
-        synchronized (state) {
+        state.lock();
+        try {
             while (true) {
                 checkOpen();
                 if (connected && epoch != before) {
@@ -691,15 +705,18 @@ public final class ZkLockBackend implements LockBackend {
                             + " lost and not back " + (deadline.hasExpired() ? "before the deadline"
                             : "within " + Duration.ofNanos(reconnectWaitNanos)), cause);
                 }
-                TimeUnit.NANOSECONDS.timedWait(state, left);
+                stateChanged.awaitNanos(left);
             }
+        } finally {
+            state.unlock();
         }
     }
 
     /** Waits until connected in a session other than {@code notSession}; returns that session. */
     private long awaitSession(long notSession, Deadline deadline) throws InterruptedException {
         long limit = System.nanoTime() + reconnectWaitNanos;
-        synchronized (state) {
+        state.lock();
+        try {
             while (true) {
                 checkOpen();
                 if (connected && session != notSession) {
@@ -711,8 +728,10 @@ public final class ZkLockBackend implements LockBackend {
                             + (deadline.hasExpired() ? "before the deadline"
                             : "within " + Duration.ofNanos(reconnectWaitNanos)));
                 }
-                TimeUnit.NANOSECONDS.timedWait(state, left);
+                stateChanged.awaitNanos(left);
             }
+        } finally {
+            state.unlock();
         }
     }
 
@@ -731,21 +750,29 @@ public final class ZkLockBackend implements LockBackend {
     private final class Connection implements ZkOps.ConnectionListener {
         @Override
         public void disconnected() {
-            synchronized (state) {
+            state.lock();
+            try {
                 connected = false;
                 epoch++;
+            } finally {
+                state.unlock();
             }
             events.connectionSuspended();
         }
 
         @Override
         public void reconnected() {
-            synchronized (state) {
+            // The engine first, then the waiters: an acquisition woken here registers its lease with the
+            // connection already restored, not UNCERTAIN for the moment between the two.
+            events.connectionRestored();
+            state.lock();
+            try {
                 connected = true;
                 epoch++;
-                state.notifyAll();
+                stateChanged.signalAll();
+            } finally {
+                state.unlock();
             }
-            events.connectionRestored();
             contact.wakeUp(); // confirm at once: the leases turn HELD without waiting a heartbeat period
             if (!residue.isEmpty() && !closed) {
                 try {
@@ -758,11 +785,14 @@ public final class ZkLockBackend implements LockBackend {
 
         @Override
         public void sessionExpired() {
-            synchronized (state) {
+            state.lock();
+            try {
                 connected = false;
                 epoch++;
                 session++;
-                state.notifyAll();
+                stateChanged.signalAll();
+            } finally {
+                state.unlock();
             }
             residue.clear(); // ephemeral: gone with the session
             for (ZkLease lease : leases) {
@@ -775,12 +805,15 @@ public final class ZkLockBackend implements LockBackend {
 
         @Override
         public void newSession() {
-            synchronized (state) {
+            events.connectionRestored(); // before the waiters wake, as in reconnected()
+            state.lock();
+            try {
                 connected = true;
                 epoch++;
-                state.notifyAll();
+                stateChanged.signalAll();
+            } finally {
+                state.unlock();
             }
-            events.connectionRestored();
         }
     }
 
@@ -788,40 +821,56 @@ public final class ZkLockBackend implements LockBackend {
 
     /** One acquisition's wake-up call: the watch callback, and the nudge on close or session loss. */
     private static final class Waiter implements Runnable {
-        private boolean signalled; // guarded by this
+        // a ReentrantLock, not a monitor: a virtual thread waiting here does not pin its carrier
+        private final ReentrantLock lock = new ReentrantLock();
+        private final Condition woken = lock.newCondition();
+        private boolean signalled; // guarded by lock
 
         @Override
-        public synchronized void run() {
-            signalled = true;
-            notifyAll();
+        public void run() {
+            lock.lock();
+            try {
+                signalled = true;
+                woken.signalAll();
+            } finally {
+                lock.unlock();
+            }
         }
 
         /** @return true when signalled; false when the deadline passed first */
-        synchronized boolean await(Deadline deadline) throws InterruptedException {
-            while (!signalled) {
-                if (deadline.isInfinite()) {
-                    wait();
-                } else {
-                    long left = deadline.remainingNanos();
-                    if (left <= 0) {
-                        return false;
+        boolean await(Deadline deadline) throws InterruptedException {
+            lock.lock();
+            try {
+                while (!signalled) {
+                    if (deadline.isInfinite()) {
+                        woken.await();
+                    } else {
+                        long left = deadline.remainingNanos();
+                        if (left <= 0) {
+                            return false;
+                        }
+                        woken.awaitNanos(left);
                     }
-                    TimeUnit.NANOSECONDS.timedWait(this, left);
                 }
+                signalled = false;
+                return true;
+            } finally {
+                lock.unlock();
             }
-            signalled = false;
-            return true;
         }
     }
 
     @Override
     public void close() {
-        synchronized (state) {
+        state.lock();
+        try {
             if (closed) {
                 return;
             }
             closed = true;
-            state.notifyAll();
+            stateChanged.signalAll();
+        } finally {
+            state.unlock();
         }
         waiters.forEach(Waiter::run);
         contact.close();

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
@@ -34,7 +35,7 @@ public final class RawZkOps implements ZkOps {
     private final int sessionTimeoutMs;
     private final String digest;
     private final Map<WatchKey, CallbackWatcher> watches = new ConcurrentHashMap<>();
-    private final Object lock = new Object();
+    private final ReentrantLock lock = new ReentrantLock(); // not a monitor: no virtual thread pins on it
     private volatile ZooKeeper zk;         // the current handle
     private Session current;               // guarded by lock
     private ConnectionListener listener;   // guarded by lock
@@ -62,8 +63,11 @@ public final class RawZkOps implements ZkOps {
         RawZkOps ops = new RawZkOps(hosts, (int) Math.min(Integer.MAX_VALUE, sessionTimeout.toMillis()), digest);
         Session first;
         try {
-            synchronized (ops.lock) {
+            ops.lock.lock();
+            try {
                 first = ops.startSession(false);
+            } finally {
+                ops.lock.unlock();
             }
             if (!first.connected.await(connectTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
                 throw ZkConnectFailures.unreachable(hosts, connectTimeout, null);
@@ -120,11 +124,14 @@ public final class RawZkOps implements ZkOps {
                 return;
             }
             ConnectionListener l;
-            synchronized (lock) {
+            lock.lock();
+            try {
                 if (closed || current != this) {
                     return; // an old handle's late events
                 }
                 l = listener;
+            } finally {
+                lock.unlock();
             }
             switch (event.getState()) {
                 case SyncConnected:
@@ -163,12 +170,15 @@ public final class RawZkOps implements ZkOps {
             if (l != null) {
                 l.sessionExpired();
             }
-            synchronized (lock) {
+            lock.lock();
+            try {
                 if (closed || current != this) {
                     return;
                 }
                 closeQuietly(handle);
                 startSession(true);
+            } finally {
+                lock.unlock();
             }
         }
     }
@@ -308,8 +318,11 @@ public final class RawZkOps implements ZkOps {
 
     @Override
     public void connectionListener(ConnectionListener l) {
-        synchronized (lock) {
+        lock.lock();
+        try {
             listener = l;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -327,12 +340,15 @@ public final class RawZkOps implements ZkOps {
     @Override
     public void close() {
         ZooKeeper handle;
-        synchronized (lock) {
+        lock.lock();
+        try {
             if (closed) {
                 return;
             }
             closed = true;
             handle = current == null ? null : current.handle;
+        } finally {
+            lock.unlock();
         }
         watches.clear();
         if (handle == null) {

@@ -1,0 +1,70 @@
+package org.lockspi;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * An {@link Acquirable} whose leases belong to no thread, so that it can also be acquired without a waiting
+ * caller: the {@linkplain LockService#nonReentrantMutex(String) non-reentrant mutex}, the
+ * {@linkplain LockService#semaphore(String, int) semaphore} and both halves of a
+ * {@linkplain LockService#threadFreeReadWriteLock(String) thread-free read-write lock}. Any thread may release
+ * their leases, once. The thread-bound locks ({@link DistributedLock}: the reentrant mutex and the halves of
+ * {@link LockService#readWriteLock(String)}) have no asynchronous form: their lease would belong to the thread
+ * that waited, which is not the caller's.
+ *
+ * <p><b>Who waits.</b> Each asynchronous acquisition waits in a thread of its own, started by the service for it
+ * and ended when it completes: a virtual thread when the runtime has them (Java 21 or newer; the library itself
+ * is built for Java 17 and finds them at run time), else a daemon platform thread. The threads are named
+ * {@code lockspi-async-<provider>-<service>-<n>}. The wait is the blocking acquisition of {@link Acquirable},
+ * with the same server work, fairness and overshoot bound; the deadline is taken when the method is called.
+ * Dependent stages added without an executor run on that thread or on the caller's; give them an executor if
+ * they block.
+ *
+ * <p><b>Cancellation.</b> {@code future.cancel(...)} (or completing the future in any other way, such as
+ * {@link CompletableFuture#orTimeout}) before the grant ends the wait, which takes back everything it put on the
+ * server, as an interrupted {@link #acquire()} does. A grant that races the cancel is released at once: a lease
+ * is either in the completed future or released, never leaked.
+ *
+ * <p><b>Local queue.</b> Within one service, the acquisitions of one of these locks (but the read half, whose
+ * acquisitions share) wait in a FIFO queue of the service, and only as many as the lock has permits go to the
+ * server at once, since no more of one client's acquisitions could hold together: ten thousand waiters of one
+ * service cost the server one queue entry. Across clients the server's order holds ({@link LockFeature#FAIR}); a
+ * client's next waiter asks the server once the previous one has been granted and released.
+ *
+ * <p><b>Closing.</b> {@link LockService#close()} completes every pending future exceptionally with
+ * {@link IllegalStateException}, ends their waits and joins their threads.
+ *
+ * <p><b>Virtual threads.</b> The blocking methods may also be called from virtual threads: the engine and the
+ * providers shipped here wait on {@code java.util.concurrent.locks}, not on monitors, so a waiting virtual thread
+ * does not pin its carrier (the ZooKeeper and Redis client libraries still use monitors inside their own calls;
+ * on Java 24 and newer a monitor no longer pins).
+ */
+public interface AsyncAcquirable extends Acquirable {
+
+    /**
+     * Acquires, waiting at most {@code timeout}, without blocking the caller.
+     *
+     * @param timeout how long to wait, from zero to {@link #MAX_TIMEOUT}, counted from this call
+     * @return a future completed with the lease, held; or exceptionally with {@link LockTimeoutException} when
+     *         the timeout elapses first, {@link IllegalStateException} when the service is closed meanwhile,
+     *         {@link LockConnectionException} when the server cannot be reached or the connection fails;
+     *         cancelled by the caller, it ends the wait (see above)
+     * @throws NullPointerException     if {@code timeout} is null
+     * @throws IllegalArgumentException if {@code timeout} is negative or longer than {@link #MAX_TIMEOUT}
+     * @throws IllegalStateException    if the service is closed
+     */
+    CompletableFuture<Lease> acquireAsync(Duration timeout);
+
+    /**
+     * Acquires, waiting at most {@code timeout}, without blocking the caller.
+     *
+     * @param timeout how long to wait, from zero to {@link #MAX_TIMEOUT}, counted from this call
+     * @return a future completed with the lease, or with empty when the timeout elapses first; exceptionally as
+     *         {@link #acquireAsync(Duration)}, but never with {@link LockTimeoutException}
+     * @throws NullPointerException     if {@code timeout} is null
+     * @throws IllegalArgumentException if {@code timeout} is negative or longer than {@link #MAX_TIMEOUT}
+     * @throws IllegalStateException    if the service is closed
+     */
+    CompletableFuture<Optional<Lease>> tryAcquireAsync(Duration timeout);
+}

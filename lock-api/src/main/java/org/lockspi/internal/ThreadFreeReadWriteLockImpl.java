@@ -1,0 +1,43 @@
+package org.lockspi.internal;
+
+import org.lockspi.ThreadFreeReadWriteLock;
+import org.lockspi.spi.AcquireRequest;
+import org.lockspi.spi.LockKind;
+
+/** The two thread-free halves of a read-write lock: plain server acquisitions, READ and WRITE. */
+final class ThreadFreeReadWriteLockImpl implements ThreadFreeReadWriteLock {
+    private final String name;
+    private final LeaseLock read;
+    private final LeaseLock write;
+
+    ThreadFreeReadWriteLockImpl(EngineService service, String name) {
+        this.name = name;
+        this.read = new LeaseLock(service, name, AcquireRequest.read(name, null));
+        this.write = new LeaseLock(service, name, AcquireRequest.exclusive(LockKind.WRITE, name));
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public LeaseLock readLock() {
+        return read;
+    }
+
+    @Override
+    public LeaseLock writeLock() {
+        return write;
+    }
+
+    void closeGates() {
+        read.closeGate();
+        write.closeGate();
+    }
+
+    @Override
+    public String toString() {
+        return "thread-free read-write lock '" + name + "'";
+    }
+}

@@ -1,0 +1,179 @@
+package org.lockspi.tck.process;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordingFile;
+import org.lockspi.AsyncAcquirable;
+import org.lockspi.Lease;
+import org.lockspi.LockService;
+import org.lockspi.Locks;
+
+/**
+ * Many virtual threads wait for one non-reentrant mutex, on a Java runtime with virtual threads (21 or newer), under
+ * a JFR recording of {@code jdk.VirtualThreadPinned} with threshold 0: every waiter acquires once (half of them with
+ * {@code acquire(timeout)} in their own virtual thread, half with {@code acquireAsync(timeout).get()}), checks that
+ * it is alone, and releases. One acquisition of each form per service runs first, before the recording, so that
+ * class loading (during which the JDK pins a virtual thread) is done.
+ *
+ * <p>{@code VirtualWaitersMain <uri> <provider> <waiters> <services> <lock name>} prints
+ * {@code RESULT waiters=.. acquiredOnce=.. overlaps=.. failures=.. maxWaiting=.. millis=..}, then
+ * {@code PINNED ours=.. total=.. at={frame=count, ...}} ({@code ours}: events whose stack has a frame of
+ * {@code org.lockspi}; {@code at}: the innermost frame of each pinned stack and the first of ours), and {@code FAILURE ...} lines for the
+ * first failures.
+ */
+public final class VirtualWaitersMain {
+    private VirtualWaitersMain() {
+    }
+
+    public static void main(String[] args) throws IOException, InterruptedException {
+        String uri = args[0];
+        String provider = args[1];
+        int waiters = Integer.parseInt(args[2]);
+        int serviceCount = Integer.parseInt(args[3]);
+        String name = args[4];
+        ThreadFactory virtual = virtualThreads();
+        if (virtual == null) {
+            System.out.println("ERROR no virtual threads in Java " + Runtime.version());
+            System.exit(2);
+        }
+        Path jfr = Files.createTempFile("lockspi-pinned-", ".jfr");
+        int[] acquired = new int[waiters];
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        AtomicInteger waitingNow = new AtomicInteger();
+        AtomicInteger maxWaiting = new AtomicInteger();
+        Queue<Exception> failures = new ConcurrentLinkedQueue<>();
+        long millis;
+        boolean finished;
+        List<LockService> services = new ArrayList<>();
+        for (int i = 0; i < serviceCount; i++) {
+            services.add(Locks.open(uri, provider));
+        }
+        warmUp(virtual, services, name);
+        try (Recording recording = new Recording()) {
+            recording.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
+            recording.start();
+            CountDownLatch done = new CountDownLatch(waiters);
+            long start = System.nanoTime();
+            for (int i = 0; i < waiters; i++) {
+                int me = i;
+                AsyncAcquirable lock = services.get(i % serviceCount).nonReentrantMutex(name);
+                virtual.newThread(() -> {
+                    try {
+                        maxWaiting.accumulateAndGet(waitingNow.incrementAndGet(), Math::max);
+                        Lease lease = me % 2 == 0 ? lock.acquire(Duration.ofMinutes(5))
+                                : lock.acquireAsync(Duration.ofMinutes(5)).get();
+                        waitingNow.decrementAndGet();
+                        try {
+                            if (inside.incrementAndGet() != 1) {
+                                overlaps.incrementAndGet();
+                            }
+                            acquired[me]++;
+                            Thread.yield();
+                            inside.decrementAndGet();
+                        } finally {
+                            lease.release();
+                        }
+                    } catch (RuntimeException | InterruptedException | ExecutionException e) {
+                        failures.add(e); // handed to the main thread
+                    } finally {
+                        done.countDown();
+                    }
+                }).start();
+            }
+            finished = done.await(10, TimeUnit.MINUTES);
+            millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            for (LockService service : services) {
+                service.close();
+            }
+            recording.stop();
+            recording.dump(jfr);
+        }
+        int once = 0;
+        for (int n : acquired) {
+            once += n == 1 ? 1 : 0;
+        }
+        System.out.println("RESULT waiters=" + waiters + " services=" + serviceCount + " finished=" + finished
+                + " acquiredOnce=" + once + " overlaps=" + overlaps.get() + " failures=" + failures.size()
+                + " maxWaiting=" + maxWaiting.get() + " millis=" + millis + " java=" + Runtime.version());
+        int total = 0;
+        int ours = 0;
+        Map<String, Integer> at = new TreeMap<>();
+        for (RecordedEvent event : RecordingFile.readAllEvents(jfr)) {
+            if (!event.getEventType().getName().equals("jdk.VirtualThreadPinned")) {
+                continue;
+            }
+            total++;
+            List<RecordedFrame> frames = event.getStackTrace() == null ? List.of() : event.getStackTrace().getFrames();
+            boolean mine = frames.stream().anyMatch(f -> f.getMethod().getType().getName().startsWith("org.lockspi."));
+            ours += mine ? 1 : 0;
+            String top = frames.isEmpty() ? "(no stack)" : frame(frames.get(0));
+            String ourFrame = frames.stream().filter(f -> f.getMethod().getType().getName().startsWith("org.lockspi."))
+                    .findFirst().map(VirtualWaitersMain::frame).orElse(null);
+            at.merge(top + (ourFrame != null ? " <- " + ourFrame : ""), 1, Integer::sum);
+        }
+        Files.deleteIfExists(jfr);
+        System.out.println("PINNED ours=" + ours + " total=" + total + " at=" + at);
+        failures.stream().limit(5).forEach(e -> System.out.println("FAILURE " + e));
+        System.out.flush();
+    }
+
+    private static String frame(RecordedFrame f) {
+        return f.getMethod().getType().getName() + "." + f.getMethod().getName() + ":" + f.getLineNumber();
+    }
+
+    /**
+     * One acquisition of each form per service in a virtual thread, before the recording: the classes they load
+     * are loaded (the JDK pins a virtual thread while it loads a class, a one-time cost that is not a wait).
+     */
+    private static void warmUp(ThreadFactory virtual, List<LockService> services, String name)
+            throws InterruptedException {
+        for (LockService service : services) {
+            AsyncAcquirable lock = service.nonReentrantMutex(name);
+            Lease first = lock.acquire(Duration.ofMinutes(1));
+            Thread queued = virtual.newThread(() -> { // waits in the service's local queue, then asks the server
+                try {
+                    lock.acquire(Duration.ofMinutes(1)).release();
+                    lock.acquireAsync(Duration.ofMinutes(1)).get().release();
+                    lock.tryAcquireAsync(Duration.ZERO).get().ifPresent(Lease::release);
+                } catch (InterruptedException | ExecutionException e) {
+                    throw new IllegalStateException("warm-up failed", e);
+                }
+            });
+            queued.start();
+            while (queued.getState() != Thread.State.WAITING && queued.getState() != Thread.State.TIMED_WAITING) {
+                Thread.onSpinWait(); // no event tells that it queued
+            }
+            first.release();
+            queued.join();
+        }
+    }
+
+    /** {@code Thread.ofVirtual().name("waiter-", 0).factory()}, found at run time; null before Java 21. */
+    private static ThreadFactory virtualThreads() {
+        try {
+            Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+            Class<?> type = Class.forName("java.lang.Thread$Builder");
+            builder = type.getMethod("name", String.class, long.class).invoke(builder, "waiter-", 0L);
+            return (ThreadFactory) type.getMethod("factory").invoke(builder);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+}
