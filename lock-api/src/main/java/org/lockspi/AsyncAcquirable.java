@@ -27,7 +27,9 @@ import java.util.concurrent.CompletableFuture;
  * is either in the completed future or released, never leaked.
  *
  * <p><b>Local queue.</b> Within one service, the acquisitions of one of these locks (but the read half, whose
- * acquisitions share) wait in a FIFO queue of the service, and only as many as the lock has permits go to the
+ * acquisitions share) wait in a FIFO queue of the service, in the order they were asked for (an asynchronous one
+ * takes its place when {@code acquireAsync} or {@code tryAcquireAsync} is called, in the caller's thread), and only
+ * as many as the lock has permits go to the
  * server at once, since no more of one client's acquisitions could hold together: ten thousand waiters of one
  * service cost the server one queue entry. Across clients the server's order holds ({@link LockFeature#FAIR}); a
  * client's next waiter asks the server once the previous one has been granted and released.

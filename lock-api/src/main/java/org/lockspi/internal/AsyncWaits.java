@@ -61,6 +61,10 @@ final class AsyncWaits {
     interface Attempt {
         /** @return the lease, or null if the deadline passed first */
         LeaseImpl acquire(Deadline deadline) throws InterruptedException;
+
+        /** Runs instead of {@link #acquire} when the acquisition ends before its thread ran it. */
+        default void abandoned() {
+        }
     }
 
     /** What the future completes with for a lease or for none (the deadline passed). */
@@ -82,6 +86,7 @@ final class AsyncWaits {
         lifecycle.lock();
         try {
             if (closed) {
+                attempt.abandoned();
                 throw new IllegalStateException("lock service is closed: " + what);
             }
             pending.add(future);
@@ -162,7 +167,8 @@ final class AsyncWaits {
         void run(Deadline deadline, Attempt attempt, Outcome<T> outcome) {
             try {
                 if (isDone()) {
-                    return; // cancelled before it began
+                    attempt.abandoned(); // cancelled before it began
+                    return;
                 }
                 LeaseImpl lease = null;
                 RuntimeException failure = null;

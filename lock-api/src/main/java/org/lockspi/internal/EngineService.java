@@ -70,7 +70,12 @@ final class EngineService implements LockService {
     /** Starts an asynchronous acquisition of {@code lock} in a thread of its own. */
     <T> java.util.concurrent.CompletableFuture<T> startAsync(Object lock, org.lockspi.spi.Deadline deadline,
                                                              AsyncWaits.Attempt attempt, AsyncWaits.Outcome<T> outcome) {
-        checkOpen();
+        try {
+            checkOpen();
+        } catch (IllegalStateException e) {
+            attempt.abandoned();
+            throw e;
+        }
         return async.start(lock.toString(), deadline, attempt, outcome);
     }
 

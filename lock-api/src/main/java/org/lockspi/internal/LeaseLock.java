@@ -38,7 +38,21 @@ final class LeaseLock extends AbstractAcquirable implements Semaphore {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring " + request);
         }
-        if (!gate.enter(deadline, toString())) {
+        return acquire(deadline, gate.reserve(toString()));
+    }
+
+    /** Acquires with a place in the local queue taken already; gives it back on every way out but a lease. */
+    private LeaseImpl acquire(Deadline deadline, LocalGate.Ticket ticket) throws InterruptedException {
+        try {
+            service.checkOpen();
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted before acquiring " + request);
+            }
+        } catch (IllegalStateException | InterruptedException e) {
+            gate.cancel(ticket);
+            throw e;
+        }
+        if (!gate.await(ticket, deadline, toString())) {
             return null;
         }
         boolean handedOver = false;
@@ -57,6 +71,29 @@ final class LeaseLock extends AbstractAcquirable implements Semaphore {
         }
     }
 
+    /**
+     * The attempt an asynchronous acquisition runs in its own thread. Its place in the local queue is taken now,
+     * in the caller's thread, so that a service's asynchronous acquisitions enter in the order they were asked for.
+     */
+    private AsyncWaits.Attempt queued() {
+        if (gate == null) {
+            return this::acquire;
+        }
+        service.checkOpen();
+        LocalGate.Ticket ticket = gate.reserve(toString());
+        return new AsyncWaits.Attempt() {
+            @Override
+            public LeaseImpl acquire(Deadline deadline) throws InterruptedException {
+                return LeaseLock.this.acquire(deadline, ticket);
+            }
+
+            @Override
+            public void abandoned() {
+                gate.cancel(ticket);
+            }
+        };
+    }
+
     /** Fails the acquisitions waiting in the local queue (the service is closing). */
     void closeGate() {
         if (gate != null) {
@@ -67,7 +104,7 @@ final class LeaseLock extends AbstractAcquirable implements Semaphore {
     @Override
     public CompletableFuture<Lease> acquireAsync(Duration timeout) {
         Names.checkTimeout(timeout);
-        return service.startAsync(this, Deadline.after(timeout), this::acquire, new AsyncWaits.Outcome<>() {
+        return service.startAsync(this, Deadline.after(timeout), queued(), new AsyncWaits.Outcome<>() {
             @Override
             public Lease granted(Lease lease) {
                 return lease;
@@ -83,7 +120,7 @@ final class LeaseLock extends AbstractAcquirable implements Semaphore {
     @Override
     public CompletableFuture<Optional<Lease>> tryAcquireAsync(Duration timeout) {
         Names.checkTimeout(timeout);
-        return service.startAsync(this, Deadline.after(timeout), this::acquire, new AsyncWaits.Outcome<>() {
+        return service.startAsync(this, Deadline.after(timeout), queued(), new AsyncWaits.Outcome<>() {
             @Override
             public Optional<Lease> granted(Lease lease) {
                 return Optional.of(lease);

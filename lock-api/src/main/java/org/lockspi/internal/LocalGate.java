@@ -28,27 +28,55 @@ final class LocalGate {
         this.available = permits;
     }
 
+    /** A place in the queue, taken by {@link #reserve}: used by {@link #await} or given back by {@link #cancel}. */
+    static final class Ticket {
+        private final Waiter waiter; // null: a permit was free, the holder entered at once
+
+        private Ticket(Waiter waiter) {
+            this.waiter = waiter;
+        }
+    }
+
     /**
-     * Enters, waiting in turn until the deadline.
+     * Takes a place in the queue now, without waiting, so that acquisitions enter in the order they asked (an
+     * asynchronous one asks in its caller's thread, before its own thread starts).
      *
      * @param what what is acquired, for the closed-service message
-     * @return whether it entered; false if the deadline passed first
-     * @throws InterruptedException  if interrupted while waiting
-     * @throws IllegalStateException if the gate is or gets closed (the service closed)
+     * @return the place; pass it to {@link #await} or {@link #cancel}, exactly once
+     * @throws IllegalStateException if the gate is closed (the service closed)
      */
-    boolean enter(Deadline deadline, String what) throws InterruptedException {
+    Ticket reserve(String what) {
         lock.lock();
         try {
             checkOpen(what);
             if (available > 0 && queue.isEmpty()) {
                 available--;
-                return true;
-            }
-            if (deadline.hasExpired()) {
-                return false;
+                return new Ticket(null);
             }
             Waiter me = new Waiter();
             queue.addLast(me);
+            return new Ticket(me);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits for the ticket's turn until the deadline. On every way out but entering, the place is given back.
+     *
+     * @param ticket the place taken by {@link #reserve}
+     * @param what   what is acquired, for the closed-service message
+     * @return whether it entered; false if the deadline passed first
+     * @throws InterruptedException  if interrupted while waiting
+     * @throws IllegalStateException if the gate is or gets closed (the service closed)
+     */
+    boolean await(Ticket ticket, Deadline deadline, String what) throws InterruptedException {
+        Waiter me = ticket.waiter;
+        if (me == null) {
+            return true;
+        }
+        lock.lock();
+        try {
             boolean entered = false;
             try {
                 while (!me.admitted) {
@@ -67,15 +95,34 @@ final class LocalGate {
                 return true;
             } finally {
                 if (!entered) {
-                    if (me.admitted) {
-                        passOn(); // admitted as it gave up: the turn goes to the next
-                    } else {
-                        queue.remove(me);
-                    }
+                    giveBack(me);
                 }
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** Gives a place back that will not be awaited (the acquisition ended before it waited). */
+    void cancel(Ticket ticket) {
+        lock.lock();
+        try {
+            if (ticket.waiter == null) {
+                passOn(); // the permit it entered with
+            } else {
+                giveBack(ticket.waiter);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Caller holds lock. */
+    private void giveBack(Waiter me) {
+        if (me.admitted) {
+            passOn(); // admitted as it gave up: the turn goes to the next
+        } else {
+            queue.remove(me);
         }
     }
 
