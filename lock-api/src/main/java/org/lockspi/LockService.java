@@ -67,7 +67,7 @@ public interface LockService extends AutoCloseable {
      * @throws UnsupportedOperationException if the provider lacks {@link LockFeature#READ_WRITE}
      * @throws IllegalStateException         if the service is closed
      */
-    ReadWriteLock readWriteLock(String name);
+    DistributedReadWriteLock readWriteLock(String name);
 
     /**
      * A read-write lock whose leases belong to no thread (each acquisition its own, releasable by any thread, and
@@ -96,7 +96,7 @@ public interface LockService extends AutoCloseable {
      * @throws UnsupportedOperationException if the provider lacks {@link LockFeature#SEMAPHORE}
      * @throws IllegalStateException         if the service is closed
      */
-    Semaphore semaphore(String name, int permits);
+    DistributedSemaphore semaphore(String name, int permits);
 
     // ---- inspection (spec section 22) -------------------------------------------------------------------------
 

@@ -2,8 +2,8 @@
  * The vendor-neutral lock API. An application opens a {@link org.lockspi.LockService} with
  * {@link org.lockspi.Locks#open(String)} (the provider comes from the class path and configuration, never from
  * code), asks it for a {@link org.lockspi.DistributedLock mutex}, a non-reentrant mutex, a
- * {@link org.lockspi.ReadWriteLock read-write lock} or a {@link org.lockspi.Semaphore semaphore} by name, and
- * acquires a {@link org.lockspi.Lease} from it.
+ * {@link org.lockspi.DistributedReadWriteLock read-write lock} or a {@link org.lockspi.DistributedSemaphore
+ * semaphore} by name, and acquires a {@link org.lockspi.Lease} from it.
  *
  * <p>A lease knows its {@link org.lockspi.LeaseState state} ({@code HELD}, {@code UNCERTAIN}, {@code LOST},
  * {@code RELEASED}), tells {@link org.lockspi.LeaseListener listeners} when it changes, and carries a fencing
@@ -16,8 +16,8 @@
  * {@link org.lockspi.LockTimeoutException}, {@link org.lockspi.LockConnectionException},
  * {@link org.lockspi.LeaseLostException}, {@link org.lockspi.ProviderSelectionException}.
  *
- * <p>The names {@code Semaphore} and {@code ReadWriteLock} also exist in {@code java.util.concurrent} and
- * {@code java.util.concurrent.locks}; where both are used, import the lockspi types by name rather than
- * {@code org.lockspi.*} beside {@code java.util.concurrent.*}.
+ * <p>Every type is named so that {@code import org.lockspi.*} sits beside {@code import java.util.concurrent.*}
+ * and {@code java.util.concurrent.locks.*} without a clash: {@code DistributedLock}, {@code DistributedReadWriteLock},
+ * {@code DistributedSemaphore} (0.1.0 renamed {@code ReadWriteLock} and {@code Semaphore}; docs/migration.md).
  */
 package org.lockspi;

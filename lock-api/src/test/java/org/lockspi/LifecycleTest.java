@@ -91,9 +91,9 @@ class LifecycleTest extends EngineTestBase {
     @Test
     void everyMethodButAFewThrowsAfterClose() {
         DistributedLock mutex = service.mutex("m");
-        Semaphore sem = service.semaphore("s", 1);
+        DistributedSemaphore sem = service.semaphore("s", 1);
         Acquirable nr = service.nonReentrantMutex("n");
-        ReadWriteLock rw = service.readWriteLock("rw");
+        DistributedReadWriteLock rw = service.readWriteLock("rw");
         service.close();
         assertEquals("engine", service.providerName());
         assertEquals(EnumSet.allOf(LockFeature.class), service.features());

@@ -128,7 +128,7 @@ class LockSemanticsTest extends EngineTestBase {
 
     @Test
     void readToWriteUpgradeIsRefusedAtOnce() throws Exception {
-        ReadWriteLock rw = service.readWriteLock("rw");
+        DistributedReadWriteLock rw = service.readWriteLock("rw");
         assertSame(rw, service.readWriteLock("rw"));
         assertSame(rw.readLock(), rw.readLock());
         assertEquals("rw", rw.name());
@@ -150,7 +150,7 @@ class LockSemanticsTest extends EngineTestBase {
 
     @Test
     void downgradePassesTheHeldWrite() throws Throwable {
-        ReadWriteLock rw = service.readWriteLock("rw");
+        DistributedReadWriteLock rw = service.readWriteLock("rw");
         Lease write = rw.writeLock().acquire();
         MemoryBackend.MemoryLease writeLease = backend.lastGranted();
         Lease read = rw.readLock().acquire(SHORT);
@@ -161,7 +161,7 @@ class LockSemanticsTest extends EngineTestBase {
         assertFalse(rw.writeLock().isHeldByCurrentThread());
         assertTrue(rw.readLock().isHeldByCurrentThread());
         assertEquals(LeaseState.HELD, read.state());
-        ReadWriteLock theirs = otherClient().readWriteLock("rw");
+        DistributedReadWriteLock theirs = otherClient().readWriteLock("rw");
         assertEquals(Optional.empty(), theirs.writeLock().tryAcquire());
         theirs.readLock().tryAcquire().orElseThrow().release();
         read.release();
@@ -172,7 +172,7 @@ class LockSemanticsTest extends EngineTestBase {
 
     @Test
     void writeWhileHoldingWriteAndReadIsNested() throws Exception {
-        ReadWriteLock rw = service.readWriteLock("rw");
+        DistributedReadWriteLock rw = service.readWriteLock("rw");
         Lease w1 = rw.writeLock().acquire();
         Lease r = rw.readLock().acquire();
         Lease w2 = rw.writeLock().acquire(SHORT);
@@ -207,7 +207,7 @@ class LockSemanticsTest extends EngineTestBase {
 
     @Test
     void semaphorePermits() throws Throwable {
-        Semaphore sem = service.semaphore("pool", 2);
+        DistributedSemaphore sem = service.semaphore("pool", 2);
         assertSame(sem, service.semaphore("pool", 2));
         assertEquals(2, sem.permits());
         Lease a = sem.acquire();
@@ -435,7 +435,7 @@ class LockSemanticsTest extends EngineTestBase {
         Lease again = lock.tryAcquire().orElseThrow();
         assertFalse(Thread.currentThread().isInterrupted(), "and not set when clear");
         again.release();
-        Semaphore sem = service.semaphore("s", 1);
+        DistributedSemaphore sem = service.semaphore("s", 1);
         Thread.currentThread().interrupt();
         Lease permit = sem.tryAcquire().orElseThrow();
         assertTrue(Thread.currentThread().isInterrupted());

@@ -22,8 +22,8 @@ import org.lockspi.LeaseState;
 import org.lockspi.LockConnectionException;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
-import org.lockspi.ReadWriteLock;
-import org.lockspi.Semaphore;
+import org.lockspi.DistributedReadWriteLock;
+import org.lockspi.DistributedSemaphore;
 import org.lockspi.ThreadFreeReadWriteLock;
 import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.BackendEvents;
@@ -125,7 +125,7 @@ final class EngineService implements LockService {
     }
 
     @Override
-    public ReadWriteLock readWriteLock(String name) {
+    public DistributedReadWriteLock readWriteLock(String name) {
         return handle(name, LockFeature.READ_WRITE, "a read-write lock", ReadWriteLockImpl.class,
                 () -> new ReadWriteLockImpl(this, name));
     }
@@ -137,7 +137,7 @@ final class EngineService implements LockService {
     }
 
     @Override
-    public Semaphore semaphore(String name, int permits) {
+    public DistributedSemaphore semaphore(String name, int permits) {
         if (permits < 1) {
             throw new IllegalArgumentException("permits < 1: " + permits);
         }

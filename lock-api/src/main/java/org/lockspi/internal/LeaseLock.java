@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.lockspi.Lease;
 import org.lockspi.LockTimeoutException;
-import org.lockspi.Semaphore;
+import org.lockspi.DistributedSemaphore;
 import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.Deadline;
@@ -16,7 +16,7 @@ import org.lockspi.spi.LockKind;
  * thread-free read-write lock. Every acquisition is a server acquisition; any thread may release a lease, once;
  * it can be acquired asynchronously.
  */
-final class LeaseLock extends AbstractAcquirable implements Semaphore {
+final class LeaseLock extends AbstractAcquirable implements DistributedSemaphore {
     private final AcquireRequest request;
     /** The local queue of the exclusive kinds; null for the read half, whose acquisitions share. */
     private final LocalGate gate;

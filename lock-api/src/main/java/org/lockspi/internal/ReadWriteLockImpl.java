@@ -1,10 +1,10 @@
 package org.lockspi.internal;
 
-import org.lockspi.ReadWriteLock;
+import org.lockspi.DistributedReadWriteLock;
 import org.lockspi.spi.LockKind;
 
 /** The two halves of a read-write lock; they consult each other for downgrade and upgrade refusal. */
-final class ReadWriteLockImpl implements ReadWriteLock {
+final class ReadWriteLockImpl implements DistributedReadWriteLock {
     private final String name;
     private final ThreadOwnedLock read;
     private final ThreadOwnedLock write;

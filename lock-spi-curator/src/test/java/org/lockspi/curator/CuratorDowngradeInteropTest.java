@@ -22,7 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.lockspi.Lease;
 import org.lockspi.Locks;
-import org.lockspi.ReadWriteLock;
+import org.lockspi.DistributedReadWriteLock;
 import org.lockspi.tck.internal.Poll;
 
 /**
@@ -109,11 +109,11 @@ class CuratorDowngradeInteropTest extends ZkTestSupport {
 
     /** A lockspi client's lock. */
     private static final class OurSide implements Side {
-        private final ReadWriteLock rw;
+        private final DistributedReadWriteLock rw;
         private Lease write;
         private Lease read;
 
-        OurSide(ReadWriteLock rw) {
+        OurSide(DistributedReadWriteLock rw) {
             this.rw = rw;
         }
 

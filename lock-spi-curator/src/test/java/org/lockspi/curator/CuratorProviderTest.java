@@ -33,8 +33,8 @@ import org.lockspi.LockConnectionException;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
-import org.lockspi.ReadWriteLock;
-import org.lockspi.Semaphore;
+import org.lockspi.DistributedReadWriteLock;
+import org.lockspi.DistributedSemaphore;
 import org.lockspi.spi.LockProvider;
 
 /** The Curator provider against a real in-process ZooKeeper server. */
@@ -281,8 +281,8 @@ class CuratorProviderTest extends ZkTestSupport {
     void readersShareWritersExcludeDowngradeWorksUpgradeRefused() throws Exception {
         LockService a = open();
         LockService b = open();
-        ReadWriteLock ra = a.readWriteLock("rw");
-        ReadWriteLock rb = b.readWriteLock("rw");
+        DistributedReadWriteLock ra = a.readWriteLock("rw");
+        DistributedReadWriteLock rb = b.readWriteLock("rw");
         try (Lease r1 = ra.readLock().acquire(); Lease r2 = rb.readLock().acquire(WAIT)) {
             assertTrue(r1.isHeld() && r2.isHeld());
             assertEquals(Optional.empty(), open().readWriteLock("rw").writeLock().tryAcquire(Duration.ofMillis(100)));
@@ -330,7 +330,7 @@ class CuratorProviderTest extends ZkTestSupport {
         LockService a = open();
         LockService b = open();
         LockService c = open();
-        Semaphore sa = a.semaphore("sem", 2);
+        DistributedSemaphore sa = a.semaphore("sem", 2);
         Lease l1 = sa.acquire();
         Lease l2 = b.semaphore("sem", 2).acquire(WAIT);
         assertEquals(Optional.empty(), c.semaphore("sem", 2).tryAcquire(Duration.ofMillis(100)));

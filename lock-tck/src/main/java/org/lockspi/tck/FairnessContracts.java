@@ -20,7 +20,7 @@ import org.lockspi.Acquirable;
 import org.lockspi.DistributedLock;
 import org.lockspi.Lease;
 import org.lockspi.LockFeature;
-import org.lockspi.ReadWriteLock;
+import org.lockspi.DistributedReadWriteLock;
 import org.lockspi.tck.internal.Poll;
 import org.lockspi.tck.internal.Workers;
 
@@ -129,14 +129,14 @@ public interface FairnessContracts extends TckContext {
         requireCapability(TckBackend.Capability.INSPECT);
         for (String holderHalf : List.of("write", "read")) {
             String name = uniqueName("fair-rw-" + holderHalf);
-            ReadWriteLock holderLock = openClient().readWriteLock(name);
+            DistributedReadWriteLock holderLock = openClient().readWriteLock(name);
             Lease held = ("write".equals(holderHalf) ? holderLock.writeLock() : holderLock.readLock())
                     .acquire(Duration.ofSeconds(10));
             // Queue: writer w0, readers r1 and r2, writer w3. Each releases as soon as it acquires.
             List<String> events = Collections.synchronizedList(new ArrayList<>());
             List<Callable<?>> waiters = new ArrayList<>();
             for (String waiter : List.of("w0", "r1", "r2", "w3")) {
-                ReadWriteLock lock = openClient().readWriteLock(name);
+                DistributedReadWriteLock lock = openClient().readWriteLock(name);
                 waiters.add(takeAndLog(waiter.startsWith("w") ? lock.writeLock() : lock.readLock(), waiter, events));
             }
             try (Workers pool = new Workers(waiters.size())) {

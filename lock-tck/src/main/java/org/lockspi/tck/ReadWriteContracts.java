@@ -23,7 +23,7 @@ import org.lockspi.Lease;
 import org.lockspi.LeaseState;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
-import org.lockspi.ReadWriteLock;
+import org.lockspi.DistributedReadWriteLock;
 import org.lockspi.tck.internal.Async;
 
 /** §6 Read-write: readers share, a writer excludes, write-to-read downgrade works, read-to-write upgrade is refused. */
@@ -34,9 +34,9 @@ public interface ReadWriteContracts extends TckContext {
     default void readersShare() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
         String name = uniqueName("readers");
-        ReadWriteLock a = openClient().readWriteLock(name);
-        ReadWriteLock b = openClient().readWriteLock(name);
-        ReadWriteLock c = openClient().readWriteLock(name);
+        DistributedReadWriteLock a = openClient().readWriteLock(name);
+        DistributedReadWriteLock b = openClient().readWriteLock(name);
+        DistributedReadWriteLock c = openClient().readWriteLock(name);
         assertSame(a.readLock(), a.readLock(), "readLock() must return the same instance");
         assertSame(a.writeLock(), a.writeLock(), "writeLock() must return the same instance");
         assertEquals(name, a.name());
@@ -56,8 +56,8 @@ public interface ReadWriteContracts extends TckContext {
     default void writerExcludes() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
         String name = uniqueName("writer");
-        ReadWriteLock a = openClient().readWriteLock(name);
-        ReadWriteLock b = openClient().readWriteLock(name);
+        DistributedReadWriteLock a = openClient().readWriteLock(name);
+        DistributedReadWriteLock b = openClient().readWriteLock(name);
         try (Lease write = a.writeLock().acquire(WAIT)) {
             assertTrue(b.readLock().tryAcquire().isEmpty(), "a reader got in while another client writes");
             assertTrue(b.writeLock().tryAcquire().isEmpty(), "a writer got in while another client writes");
@@ -77,9 +77,9 @@ public interface ReadWriteContracts extends TckContext {
     default void downgrade() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
         String name = uniqueName("downgrade");
-        ReadWriteLock lock = openClient().readWriteLock(name);
-        ReadWriteLock other = openClient().readWriteLock(name);
-        ReadWriteLock third = openClient().readWriteLock(name);
+        DistributedReadWriteLock lock = openClient().readWriteLock(name);
+        DistributedReadWriteLock other = openClient().readWriteLock(name);
+        DistributedReadWriteLock third = openClient().readWriteLock(name);
         Lease write = lock.writeLock().acquire(WAIT);
         long start = System.nanoTime();
         Optional<Lease> read = lock.readLock().tryAcquire(WAIT);
@@ -103,8 +103,8 @@ public interface ReadWriteContracts extends TckContext {
     default void upgradeRefused() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
         String name = uniqueName("upgrade");
-        ReadWriteLock lock = openClient().readWriteLock(name);
-        ReadWriteLock other = openClient().readWriteLock(name);
+        DistributedReadWriteLock lock = openClient().readWriteLock(name);
+        DistributedReadWriteLock other = openClient().readWriteLock(name);
         Duration atOnce = Duration.ofMillis(500);
         try (Lease read = lock.readLock().acquire(WAIT)) {
             assertNames(throwsWithin(IllegalMonitorStateException.class, atOnce, "upgrade by acquire()",
@@ -135,9 +135,9 @@ public interface ReadWriteContracts extends TckContext {
     default void waitingWriterBlocksLaterReaders() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
         String name = uniqueName("writer-first");
-        ReadWriteLock reader = openClient().readWriteLock(name);
-        ReadWriteLock writer = openClient().readWriteLock(name);
-        ReadWriteLock late = openClient().readWriteLock(name);
+        DistributedReadWriteLock reader = openClient().readWriteLock(name);
+        DistributedReadWriteLock writer = openClient().readWriteLock(name);
+        DistributedReadWriteLock late = openClient().readWriteLock(name);
         Lease read = reader.readLock().acquire(WAIT);
         Async<Boolean> waitingWriter = Async.startWaiter("waiting-writer", backend(), name, () -> {
             try (Lease write = writer.writeLock().acquire(WAIT)) {
@@ -156,7 +156,7 @@ public interface ReadWriteContracts extends TckContext {
     @DisplayName("§6.6 both halves are reentrant per thread, with their own hold counts")
     default void halvesReentrant() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
-        ReadWriteLock lock = openClient().readWriteLock(uniqueName("rw-reentrant"));
+        DistributedReadWriteLock lock = openClient().readWriteLock(uniqueName("rw-reentrant"));
         try (Lease w1 = lock.writeLock().acquire(WAIT); Lease w2 = lock.writeLock().acquire(WAIT);
              Lease r1 = lock.readLock().acquire(WAIT)) {
             assertEquals(2, lock.writeLock().holdCount());
@@ -185,7 +185,7 @@ public interface ReadWriteContracts extends TckContext {
         List<Async<Void>> workers = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
             LockService client = openClient();
-            ReadWriteLock lock = client.readWriteLock(name);
+            DistributedReadWriteLock lock = client.readWriteLock(name);
             for (boolean writing : new boolean[] {true, false, false}) {
                 workers.add(Async.start((writing ? "writer-" : "reader-") + c, () -> {
                     assertTrue(start.await(WAIT.toMillis(), TimeUnit.MILLISECONDS));

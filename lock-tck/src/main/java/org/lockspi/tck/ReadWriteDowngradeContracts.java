@@ -22,7 +22,7 @@ import org.lockspi.Lease;
 import org.lockspi.LeaseState;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
-import org.lockspi.ReadWriteLock;
+import org.lockspi.DistributedReadWriteLock;
 import org.lockspi.tck.internal.Async;
 import org.lockspi.tck.internal.Poll;
 
@@ -39,9 +39,9 @@ public interface ReadWriteDowngradeContracts extends TckContext {
         requireFeature(LockFeature.READ_WRITE);
         boolean inspect = backend().capabilities().contains(TckBackend.Capability.INSPECT);
         String name = uniqueName("downgrade-queued");
-        ReadWriteLock first = openClient().readWriteLock(name);
-        ReadWriteLock second = openClient().readWriteLock(name);
-        ReadWriteLock third = openClient().readWriteLock(name);
+        DistributedReadWriteLock first = openClient().readWriteLock(name);
+        DistributedReadWriteLock second = openClient().readWriteLock(name);
+        DistributedReadWriteLock third = openClient().readWriteLock(name);
         Lease write = first.writeLock().acquire(WAIT);
         AtomicBoolean readHeld = new AtomicBoolean();
         AtomicLong acquiredAt = new AtomicLong();
@@ -101,7 +101,7 @@ public interface ReadWriteDowngradeContracts extends TckContext {
         List<Async<Void>> workers = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
             LockService client = openClient();
-            ReadWriteLock lock = client.readWriteLock(name);
+            DistributedReadWriteLock lock = client.readWriteLock(name);
             for (String role : new String[] {"downgrader", "writer", "reader"}) {
                 workers.add(Async.start(role + "-" + c, () -> {
                     assertTrue(start.await(WAIT.toMillis(), TimeUnit.MILLISECONDS));

@@ -22,7 +22,7 @@ import org.lockspi.Lease;
 import org.lockspi.LeaseState;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
-import org.lockspi.Semaphore;
+import org.lockspi.DistributedSemaphore;
 import org.lockspi.tck.internal.Async;
 
 /** §7.1-§7.6 Semaphore: at most N leases across clients; leases released by any thread, once. */
@@ -40,7 +40,7 @@ public interface SemaphoreContracts extends TckContext {
             assertTrue(lease.isPresent(), "client " + i + " got no permit of " + permits + " with " + i + " taken");
             leases.add(lease.get());
         }
-        Semaphore extra = openClient().semaphore(name, permits);
+        DistributedSemaphore extra = openClient().semaphore(name, permits);
         assertTrue(extra.tryAcquire().isEmpty(), "a client got permit " + (permits + 1) + " of " + permits);
         assertTrue(extra.tryAcquire(SHORT).isEmpty(), "the same with a timeout");
         leases.get(1).release();
@@ -66,7 +66,7 @@ public interface SemaphoreContracts extends TckContext {
         CountDownLatch start = new CountDownLatch(1);
         List<Async<Void>> workers = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
-            Semaphore semaphore = openClient().semaphore(name, permits);
+            DistributedSemaphore semaphore = openClient().semaphore(name, permits);
             for (int t = 0; t < threadsPerClient; t++) {
                 workers.add(Async.start("permit-" + c + "-" + t, () -> {
                     assertTrue(start.await(WAIT.toMillis(), TimeUnit.MILLISECONDS));
@@ -94,7 +94,7 @@ public interface SemaphoreContracts extends TckContext {
     @DisplayName("§7.3 every acquisition takes a permit, also by one thread of one client; it is not reentrant")
     default void permitPerAcquisition() throws InterruptedException {
         requireFeature(LockFeature.SEMAPHORE);
-        Semaphore semaphore = openClient().semaphore(uniqueName("per-acquisition"), 2);
+        DistributedSemaphore semaphore = openClient().semaphore(uniqueName("per-acquisition"), 2);
         Lease first = semaphore.acquire(WAIT);
         Lease second = semaphore.tryAcquire().orElseThrow(() -> new AssertionError("second permit refused"));
         assertTrue(semaphore.tryAcquire().isEmpty(), "one thread got a third permit of two");
@@ -123,7 +123,7 @@ public interface SemaphoreContracts extends TckContext {
     default void semaphoreDoubleReleaseFreesOnePermit() throws InterruptedException {
         requireFeature(LockFeature.SEMAPHORE);
         String name = uniqueName("sem-twice");
-        Semaphore semaphore = openClient().semaphore(name, 2);
+        DistributedSemaphore semaphore = openClient().semaphore(name, 2);
         Lease first = semaphore.acquire(WAIT);
         Lease second = semaphore.acquire(WAIT);
         first.release();
@@ -151,7 +151,7 @@ public interface SemaphoreContracts extends TckContext {
         assertNames(throwsWithin(IllegalArgumentException.class, BOUND, "semaphore(name, -1)",
                 () -> client.semaphore(name, -1)), "-1");
         throwsWithin(NullPointerException.class, BOUND, "semaphore(null, 1)", () -> client.semaphore(null, 1));
-        Semaphore three = client.semaphore(name, 3);
+        DistributedSemaphore three = client.semaphore(name, 3);
         assertEquals(3, three.permits());
         assertEquals(name, three.name());
         assertSame(three, client.semaphore(name, 3), "the same name and permits must give the same instance");

@@ -8,8 +8,8 @@ import org.lockspi.ConnectionState;
 import org.lockspi.DistributedLock;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
-import org.lockspi.ReadWriteLock;
-import org.lockspi.Semaphore;
+import org.lockspi.DistributedReadWriteLock;
+import org.lockspi.DistributedSemaphore;
 import org.lockspi.ThreadFreeReadWriteLock;
 
 /** The metered view of a service: each handle of the wrapped service gets one metered handle. */
@@ -77,9 +77,9 @@ public final class MeteredService implements LockService {
     }
 
     @Override
-    public ReadWriteLock readWriteLock(String name) {
-        ReadWriteLock lock = delegate.readWriteLock(name);
-        return (ReadWriteLock) handles.computeIfAbsent(lock, l -> new ReadWriteLock() {
+    public DistributedReadWriteLock readWriteLock(String name) {
+        DistributedReadWriteLock lock = delegate.readWriteLock(name);
+        return (DistributedReadWriteLock) handles.computeIfAbsent(lock, l -> new DistributedReadWriteLock() {
             private final DistributedLock read =
                     new MeteredLock(lock.readLock(), meters.lock(name, "read"), notifies());
             private final DistributedLock write =
@@ -108,9 +108,9 @@ public final class MeteredService implements LockService {
     }
 
     @Override
-    public Semaphore semaphore(String name, int permits) {
-        Semaphore semaphore = delegate.semaphore(name, permits);
-        return (Semaphore) handles.computeIfAbsent(semaphore,
+    public DistributedSemaphore semaphore(String name, int permits) {
+        DistributedSemaphore semaphore = delegate.semaphore(name, permits);
+        return (DistributedSemaphore) handles.computeIfAbsent(semaphore,
                 l -> new MeteredSemaphore(semaphore, meters.lock(name, "semaphore"), notifies()));
     }
 
@@ -173,8 +173,8 @@ public final class MeteredService implements LockService {
     }
 
     /** A metered semaphore. */
-    private static final class MeteredSemaphore extends MeteredAsyncAcquirable<Semaphore> implements Semaphore {
-        MeteredSemaphore(Semaphore delegate, LockMeters meters, boolean notifies) {
+    private static final class MeteredSemaphore extends MeteredAsyncAcquirable<DistributedSemaphore> implements DistributedSemaphore {
+        MeteredSemaphore(DistributedSemaphore delegate, LockMeters meters, boolean notifies) {
             super(delegate, meters, notifies);
         }
 

@@ -11,7 +11,7 @@ package org.lockspi;
  *   <li>A waiting writer blocks readers that arrive after it (no writer starvation).</li>
  * </ul>
  */
-public interface ReadWriteLock {
+public interface DistributedReadWriteLock {
 
     /** @return the name this was obtained by */
     String name();

@@ -6,7 +6,7 @@ package org.lockspi;
  * is harmless. Every client must use the same number of permits for one name. It can be acquired
  * asynchronously ({@link AsyncAcquirable}).
  */
-public interface Semaphore extends AsyncAcquirable {
+public interface DistributedSemaphore extends AsyncAcquirable {
 
     /** @return the number of permits, at least 1 */
     int permits();
