@@ -1,14 +1,6 @@
 package org.lockspi.zookeeper.raw;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.lockspi.tck.process.ChildJvm;
 import org.lockspi.tck.process.VirtualWaitersMain;
 import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
 
@@ -31,21 +23,8 @@ class RawZooKeeperVirtualThreadsTest {
     }
 
     private static void run(int services) {
-        Optional<Path> java = ChildJvm.newestJava(21);
-        Assumptions.assumeTrue(java.isPresent(), "no Java 21 or newer under /usr/lib/jvm or lockspi.tck.jvmRoot:"
-                + " virtual threads need one");
-        try (EmbeddedZooKeeperBackend zk = EmbeddedZooKeeperBackend.start();
-             ChildJvm child = ChildJvm.start(java.get(), List.of("-Xmx1g", "-XX:TieredStopAtLevel=4"),
-                     VirtualWaitersMain.class, zk.uri() + "?sessionTimeout=30s&connectTimeout=15s", "zookeeper-raw",
-                     String.valueOf(WAITERS), String.valueOf(services), "vt/one-lock-" + services)) {
-            String result = child.awaitLine(Duration.ofSeconds(300), "RESULT ", "ERROR ");
-            String pinned = child.awaitLine(Duration.ofSeconds(60), "PINNED ");
-            child.awaitExit(Duration.ofSeconds(30));
-            System.out.println("[virtual threads] java " + java.get() + ", " + services + " service(s): " + result
-                    + "; " + pinned);
-            assertEquals("RESULT waiters=" + WAITERS + " services=" + services + " finished=true acquiredOnce="
-                    + WAITERS + " overlaps=0 failures=0", result.substring(0, result.indexOf(" maxWaiting=")), result);
-            assertEquals("PINNED ours=0", pinned.substring(0, pinned.indexOf(" total=")), pinned);
+        try (EmbeddedZooKeeperBackend server = EmbeddedZooKeeperBackend.start()) {
+            VirtualWaitersMain.assertInChild(server.uri() + "?sessionTimeout=30s&connectTimeout=15s", "zookeeper-raw", WAITERS, services);
         }
     }
 }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -19,6 +20,8 @@ import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
 import org.lockspi.AsyncAcquirable;
 import org.lockspi.Lease;
 import org.lockspi.LockService;
@@ -39,6 +42,37 @@ import org.lockspi.Locks;
  */
 public final class VirtualWaitersMain {
     private VirtualWaitersMain() {
+    }
+
+    /**
+     * Runs this main in a child JVM on the newest Java runtime with virtual threads (21 or newer; skipped, with
+     * the reason, when none is installed) and asserts its result: every waiter acquired exactly once, never two
+     * inside, no failure, and no {@code jdk.VirtualThreadPinned} event with a frame of {@code org.lockspi}.
+     *
+     * @param uri      the server's URI with the client parameters
+     * @param provider the provider's name
+     * @param waiters  how many virtual threads wait
+     * @param services over how many services they are spread
+     * @throws AssertionError if any of that does not hold
+     */
+    public static void assertInChild(String uri, String provider, int waiters, int services) {
+        Optional<Path> java = ChildJvm.newestJava(21);
+        Assumptions.assumeTrue(java.isPresent(), "no Java 21 or newer under /usr/lib/jvm or lockspi.tck.jvmRoot:"
+                + " virtual threads need one");
+        try (ChildJvm child = ChildJvm.start(java.get(), List.of("-Xmx1g", "-XX:TieredStopAtLevel=4"),
+                VirtualWaitersMain.class, uri, provider, String.valueOf(waiters), String.valueOf(services),
+                "vt/one-lock-" + services)) {
+            String result = child.awaitLine(Duration.ofSeconds(300), "RESULT ", "ERROR ");
+            String pinned = child.awaitLine(Duration.ofSeconds(60), "PINNED ");
+            child.awaitExit(Duration.ofSeconds(30));
+            System.out.println("[virtual threads] " + provider + ", java " + java.get() + ", " + services
+                    + " service(s): " + result + "; " + pinned);
+            Assertions.assertEquals("RESULT waiters=" + waiters + " services=" + services + " finished=true"
+                    + " acquiredOnce=" + waiters + " overlaps=0 failures=0",
+                    result.substring(0, Math.max(0, result.indexOf(" maxWaiting="))), result);
+            Assertions.assertEquals("PINNED ours=0", pinned.substring(0, Math.max(0, pinned.indexOf(" total="))),
+                    pinned);
+        }
     }
 
     public static void main(String[] args) throws IOException, InterruptedException {
