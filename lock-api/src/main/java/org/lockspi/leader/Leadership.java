@@ -135,8 +135,9 @@ public final class Leadership {
     /**
      * Which of the ids given are joined to the election now, by asking for each one's registration without waiting:
      * an id whose registration another participant holds is joined. A registration that is free is taken for a moment
-     * and released (a participant joining with that id at that moment waits one round trip longer). The lock API
-     * cannot list holders, so ids not given are not found; a participant whose process died counts as joined until
+     * and released (a participant joining with that id at that moment waits one round trip longer). Ids not given
+     * are not found (with {@link org.lockspi.LockFeature#INSPECTION}, {@link LockService#list(String)} of the
+     * registrations' common prefix names every one held); a participant whose process died counts as joined until
      * the provider's crash-release time has passed.
      *
      * @param service    the client to ask through
