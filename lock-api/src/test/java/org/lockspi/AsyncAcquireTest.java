@@ -234,10 +234,14 @@ class AsyncAcquireTest extends EngineTestBase {
         mine.release();
     }
 
+    /** Joins the acquisition threads (their end is the event awaited), at most 5 s in all. */
     private void awaitNoAsyncThreads() throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (asyncThreads() > 0 && System.nanoTime() < end) {
-            Thread.sleep(1);
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            long left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime());
+            if (t.getName().startsWith("lockspi-async-") && left > 0) {
+                t.join(left);
+            }
         }
         assertEquals(0, asyncThreads(), "acquisition threads still alive");
     }
