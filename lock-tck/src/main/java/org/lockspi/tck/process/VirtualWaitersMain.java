@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntBinaryOperator;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
@@ -41,6 +42,12 @@ import org.lockspi.Locks;
  * first failures.
  */
 public final class VirtualWaitersMain {
+    /**
+     * Made with the class, before the recording: a method reference made at its first use in a waiter would load
+     * a class there, and a virtual thread that meets another loading it pins (a one-time JDK cost, not a wait).
+     */
+    private static final IntBinaryOperator MAX = Math::max;
+
     private VirtualWaitersMain() {
     }
 
@@ -110,7 +117,7 @@ public final class VirtualWaitersMain {
                 AsyncAcquirable lock = services.get(i % serviceCount).nonReentrantMutex(name);
                 virtual.newThread(() -> {
                     try {
-                        maxWaiting.accumulateAndGet(waitingNow.incrementAndGet(), Math::max);
+                        maxWaiting.accumulateAndGet(waitingNow.incrementAndGet(), MAX);
                         Lease lease = me % 2 == 0 ? lock.acquire(Duration.ofMinutes(5))
                                 : lock.acquireAsync(Duration.ofMinutes(5)).get();
                         waitingNow.decrementAndGet();
