@@ -14,6 +14,8 @@ public final class Results {
     public long runMillis;
     public final List<String> notes = new ArrayList<>();
     public final List<String> providersMissing = new ArrayList<>();
+    /** Optional providers (measured when installed) that are not installed. */
+    public final List<String> providersNotPresent = new ArrayList<>();
     public final List<Cycle> uncontended = new ArrayList<>();
     public final List<Contended> contended = new ArrayList<>();
     public final List<Drain> drains = new ArrayList<>();
