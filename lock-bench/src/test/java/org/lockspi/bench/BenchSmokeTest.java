@@ -56,8 +56,13 @@ class BenchSmokeTest {
         }
         assertEquals(contenders * results.settings.waiters().length, results.drains.size(), "drain rows");
         for (Results.Drain d : results.drains) {
-            if (d.error != null || d.cutShort || d.handoff.size() == 0) {
+            if (d.error != null || d.cutShort || d.handoff.size() == 0 || Double.isNaN(d.requestsPerAcquisition())) {
                 broken.add("drain " + d.variant + " N=" + d.waiters + ": " + d.error);
+            }
+        }
+        for (Results.Cycle c : results.uncontended) {
+            if (c.backend == org.lockspi.bench.internal.Variant.Backend.REDIS && c.monitoredCycles == 0) {
+                broken.add("uncontended " + c.variant + ": no commands counted under MONITOR");
             }
         }
         assertEquals(contenders + 1, results.manyThreads.size(), "many-threads rows");
@@ -71,6 +76,19 @@ class BenchSmokeTest {
         for (Results.Takeover t : results.takeovers) {
             if (t.error != null || t.takeover.size() == 0) {
                 broken.add("take-over " + t.variant + ": " + t.error);
+            }
+        }
+        assertEquals(providers, results.virtualThreads.size(), "virtual-thread rows");
+        if (results.virtualThreadsNotRun != null) {
+            // no Java 21+ installed: the scenario says why, and the report too
+            assertTrue(md.contains("Not run: " + results.virtualThreadsNotRun), md);
+        } else {
+            for (Results.Virtual v : results.virtualThreads) {
+                if (v.error != null || v.cutShort || v.acquisitions != (long) v.waiters * v.drainTime.size()
+                        || v.drainTime.size() == 0 || Double.isNaN(v.requestsPerAcquisition())) {
+                    broken.add("virtual threads " + v.variant + ": " + v.error + " (" + v.acquisitions
+                            + " acquisitions in " + v.drainTime.size() + " drains)");
+                }
             }
         }
         assertTrue(broken.isEmpty(), "rows without figures:\n" + broken.stream().collect(Collectors.joining("\n")));

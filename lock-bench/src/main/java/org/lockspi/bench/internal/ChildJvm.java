@@ -23,8 +23,19 @@ final class ChildJvm {
      * @return the started process
      */
     static Process start(Class<?> mainClass, List<String> jvmOptions, List<String> args, Path log) throws IOException {
+        return start(Path.of(System.getProperty("java.home"), "bin", "java"), mainClass, jvmOptions, args, log);
+    }
+
+    /**
+     * As {@link #start(Class, List, List, Path)}, on another installed Java runtime (this module's classes are
+     * compiled for 17 and run on any newer one).
+     *
+     * @param java the {@code java} executable
+     */
+    static Process start(Path java, Class<?> mainClass, List<String> jvmOptions, List<String> args, Path log)
+            throws IOException {
         List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(java.toString());
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));

@@ -1,23 +1,13 @@
 package org.lockspi.bench.internal;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** Hand-off while a queue of N waiters drains, for every N, interleaved. */
@@ -95,8 +85,9 @@ final class DrainScenario extends Scenario {
                 if (r.error == null && broken.containsKey(v)) {
                     r.error = broken.get(v);
                 }
-                log.printf("[bench]   %-28s N=%-5d hand-off p50 %8.1f us  p99 %8.1f us  (%d hand-offs)%s%s%n",
-                        r.variant, n, r.handoff.p50() / 1e3, r.handoff.p99() / 1e3, r.handoff.size(),
+                log.printf("[bench]   %-28s N=%-5d hand-off p50 %8.1f us  p99 %8.1f us  (%d hand-offs)  %5.2f req/acq"
+                                + "%s%s%n", r.variant, n, r.handoff.p50() / 1e3, r.handoff.p99() / 1e3, r.handoff.size(),
+                        r.requestsPerAcquisition(),
                         r.cutShort ? " CUT SHORT" : "", r.error == null ? "" : "  FAILED " + r.error);
             }
         }
@@ -108,6 +99,8 @@ final class DrainScenario extends Scenario {
         String name = "drain-" + n;
         int waitingClients = Math.min(n, clients.size() - 1);
         Variant.Client holderClient = clients.get(0);
+        // server requests of the whole drain, the holder's acquisition and the waiters' queueing included
+        long counted = into == null ? 0 : requests(v.backend());
         Variant.Held first = holderClient.locker(name).lock();
         AtomicLong stamp = new AtomicLong();
         CountDownLatch ready = new CountDownLatch(n);
@@ -116,6 +109,7 @@ final class DrainScenario extends Scenario {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
         long before = v.backend() == Variant.Backend.REDIS ? redis.commands() : 0;
+        long inspection = 0;
         for (int i = 0; i < n; i++) {
             Variant.Client c = clients.get(1 + i % waitingClients);
             Thread t = new Thread(() -> {
@@ -140,7 +134,7 @@ final class DrainScenario extends Scenario {
             if (!ready.await(60, TimeUnit.SECONDS)) {
                 throw new IllegalStateException(n + " waiter threads did not start within 60 s");
             }
-            awaitQueued(holderClient.zkLockPath(name), n, before);
+            inspection = awaitQueued(holderClient.zkLockPath(name), n, before);
         } finally {
             stamp.set(System.nanoTime());
             first.release();
@@ -165,6 +159,8 @@ final class DrainScenario extends Scenario {
             throw new IllegalStateException("a waiter failed: " + describe(failure.get()), failure.get());
         }
         if (into != null) {
+            into.requests += requestsSince(v.backend(), counted) - inspection;
+            into.acquisitions += n + 1;
             into.handoff.addAll(handoff);
             into.perRound.computeIfAbsent(round, x -> new Samples()).addAll(handoff);
             into.drains++;

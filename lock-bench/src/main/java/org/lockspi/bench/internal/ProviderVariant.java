@@ -37,14 +37,18 @@ final class ProviderVariant implements Variant {
         return backend == Backend.ZOOKEEPER ? baseUri + "/bench/" + scope : baseUri;
     }
 
+    /** @return the name a client opened with {@link #uri(String)} gives a lock: on Redis the scope prefixes it */
+    String lockName(String scope, String lockName) {
+        return (backend == Backend.REDIS ? scope + "." : "") + lockName;
+    }
+
     @Override
     public Client open(String scope) {
         LockService service = Locks.open(uri(scope), provider);
-        String prefix = backend == Backend.REDIS ? scope + "." : "";
         return new Client() {
             @Override
             public Locker locker(String lockName) {
-                DistributedLock mutex = service.mutex(prefix + lockName);
+                DistributedLock mutex = service.mutex(lockName(scope, lockName));
                 return () -> {
                     Lease lease = mutex.acquire();
                     return lease::release;

@@ -34,6 +34,9 @@ public final class Ratios {
         }
     }
 
+    /** The ZooKeeper providers every ZooKeeper target applies to. */
+    private static final String[] ZOOKEEPER_PROVIDERS = {"zookeeper-raw", "zkclient", "curator"};
+
     private Ratios() {
     }
 
@@ -63,6 +66,19 @@ public final class Ratios {
             return new Ratio(what, Double.NaN, target, "not measured: " + missing);
         }
         return new Ratio(what, value, target, value <= limit ? "holds" : "MISSED");
+    }
+
+    /** A count (not a ratio) that must not exceed a limit. */
+    private static Ratio count(String what, double value, String unit, double limit, String missing) {
+        String target = String.format(Locale.ROOT, "<= %.2f", limit);
+        if (missing != null) {
+            return new Ratio(what, Double.NaN, unit, target, "not measured: " + missing);
+        }
+        return new Ratio(what, value, unit, target, value <= limit ? "holds" : "MISSED");
+    }
+
+    private static boolean contains(int[] values, int k) {
+        return java.util.Arrays.stream(values).anyMatch(x -> x == k);
     }
 
     private static Ratio atLeast(String what, double value, double limit, String missing) {
@@ -140,18 +156,26 @@ public final class Ratios {
             out.add(atMost(p + " / ZooKeeper floor, uncontended p50", cycleRatio(c, zkFloor), 1.10,
                     c == null ? why(r, p) : zkFloor == null ? "floor failed" : null));
         }
+        for (String p : ZOOKEEPER_PROVIDERS) {
+            Results.Cycle c = cycle(r, p);
+            double floorRequests = zkFloor == null ? Double.NaN : zkFloor.requestsPerAcquisition();
+            out.add(count(p + ", server requests per uncontended acquisition (the floor's: "
+                            + (zkFloor == null ? "n/a" : String.format(Locale.ROOT, "%.2f", floorRequests)) + ")",
+                    c == null ? Double.NaN : c.requestsPerAcquisition(), "", floorRequests + 0.05,
+                    c == null ? why(r, p) : zkFloor == null ? "floor failed" : null));
+        }
         int maxN = 0;
         for (Results.Drain d : r.drains) {
             maxN = Math.max(maxN, d.waiters);
         }
-        for (String p : new String[] {"zookeeper-raw", "zkclient"}) {
+        for (String p : ZOOKEEPER_PROVIDERS) {
             Results.Drain big = drain(r, p, maxN);
             Results.Drain one = drain(r, p, 1);
             out.add(atMost(p + " hand-off p50, " + maxN + " waiters / 1 waiter", drainRatio(big, one), 1.5,
                     big == null || one == null ? why(r, p) : null));
         }
         Results.Contended separate = threads(r, l -> l.startsWith("Curator InterProcessMutex") && l.contains("separate"));
-        for (String p : new String[] {"zookeeper-raw", "zkclient", "curator"}) {
+        for (String p : ZOOKEEPER_PROVIDERS) {
             Results.Contended mine = threads(r, l -> l.startsWith(p + ","));
             out.add(atLeast(p + ", " + r.settings.threads() + " threads on one mutex object / " + r.settings.threads()
                             + " separate InterProcessMutex instances, acquisitions per second",
@@ -159,8 +183,25 @@ public final class Ratios {
                     mine == null ? why(r, p) : separate == null ? "separate InterProcessMutex failed" : null));
         }
         Results.Cycle baseline = cycle(r, "redis-baseline");
-        out.add(atMost("redis-baseline / Redis floor, uncontended p50", cycleRatio(baseline, redisFloor), 1.25,
+        out.add(atMost("redis-baseline / Redis floor, uncontended p50", cycleRatio(baseline, redisFloor), 1.15,
                 baseline == null ? why(r, "redis-baseline") : redisFloor == null ? "floor failed" : null));
+        Results.Drain baselineOne = drain(r, "redis-baseline", 1);
+        Results.Drain redissonOne = drain(r, "Redisson RLock", 1);
+        out.add(atMost("redis-baseline / Redisson RLock, hand-off p50 to one waiter", drainRatio(baselineOne,
+                redissonOne), 1.5, baselineOne == null ? why(r, "redis-baseline")
+                : redissonOne == null ? "Redisson RLock failed" : null));
+        out.add(count("redis-baseline, commands sent per uncontended cycle (MONITOR; a script's own left out)",
+                baseline == null ? Double.NaN : baseline.clientCommandsPerCycle(), "", 2.0,
+                baseline == null ? why(r, "redis-baseline") : null));
+        for (int k : new int[] {8, 32}) {
+            Results.Contended fair = contended(r, "redis-fair", k);
+            boolean present = !r.providersNotPresent.contains("redis-fair");
+            out.add(atMost("redis-fair, max/min acquisitions per client at K=" + k,
+                    fair == null ? Double.NaN : fair.maxOverMin(), 1.5, !present
+                            ? "redis-fair not present (no provider of that name installed)"
+                            : fair == null ? (contains(r.settings.clients(), k) ? why(r, "redis-fair")
+                            : "K=" + k + " not run in " + r.settings.mode() + " mode") : null));
+        }
 
         // anchors: what the plain libraries do on this machine, against the figures the targets were set from
         out.add(anchor("ZooKeeper floor cycle p50", zkFloor == null ? Double.NaN : zkFloor.cycle.p50() / 1e6,
@@ -177,6 +218,8 @@ public final class Ratios {
         out.add(anchor("Redis floor cycle p50", redisFloor == null ? Double.NaN : redisFloor.cycle.p50() / 1e3,
                 " us", "~20 us"));
         out.add(anchor("plain Redisson RLock / Redis floor, uncontended p50", cycleRatio(rlock, redisFloor), "~4x"));
+        out.add(anchor("plain Redisson RLock hand-off p50 to one waiter",
+                redissonOne == null ? Double.NaN : redissonOne.handoff.p50() / 1e6, " ms", "~1 ms"));
         return out;
     }
 

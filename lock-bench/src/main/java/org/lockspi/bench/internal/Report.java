@@ -107,7 +107,8 @@ public final class Report {
                 + s.contendedRounds() + " rounds x " + s.contendedBlock().toMillis() + " ms; draining queue N = "
                 + Arrays.toString(s.waiters()) + ", " + s.drainRounds() + " rounds, >= " + s.drainSamples()
                 + " hand-offs per round; " + s.threads() + " threads, " + s.threadRounds() + " rounds x "
-                + s.threadBlock().toMillis() + " ms; take-over " + s.takeoverSamples() + " kill(s) per provider.");
+                + s.threadBlock().toMillis() + " ms; " + s.virtualWaiters() + " virtual threads, " + s.virtualRounds()
+                + " round(s); take-over " + s.takeoverSamples() + " kill(s) per provider.");
         line("- Hand-off latency runs from the moment the holder calls `release()` to the moment the next holder's "
                 + "acquire returns (the next holder often returns before the releaser's `release()` does). "
                 + "Server requests per acquisition come from the servers' own counters: ZooKeeper's packets "
@@ -115,6 +116,10 @@ public final class Report {
         line("- Floors: ZooKeeper = create EPHEMERAL_SEQUENTIAL + getChildren + delete on the plain client; Redis = "
                 + "`SET key token NX PX 30000` + Lua compare-and-delete (`EVALSHA`) on one Jedis connection. Anchors: "
                 + "Curator `InterProcessMutex` and Redisson `RLock` used directly.");
+        if (!r.providersNotPresent.isEmpty()) {
+            line("- **Optional providers not present** (measured when installed): "
+                    + String.join(", ", r.providersNotPresent) + ".");
+        }
         if (!r.providersMissing.isEmpty()) {
             line("- **Not installed, not measured:** " + String.join(", ", r.providersMissing) + ".");
         }
@@ -145,21 +150,23 @@ public final class Report {
 
         line("## Uncontended acquire + release");
         line("");
-        line("| variant | backend | role | cycles | p50 (us) | p99 (us) | vs floor (p50) | server requests / acquisition | Redis commands / acquisition | |");
-        line("|---|---|---|---:|---:|---:|---:|---:|---|---|");
+        line("| variant | backend | role | cycles | p50 (us) | p99 (us) | vs floor (p50) | server requests / acquisition | Redis commands sent / cycle (MONITOR) | Redis commands / acquisition (commandstats) | |");
+        line("|---|---|---|---:|---:|---:|---:|---:|---:|---|---|");
         for (Results.Cycle c : r.uncontended) {
             Results.Cycle floor = Ratios.cycle(r, c.backend == Variant.Backend.ZOOKEEPER ? "ZooKeeper floor"
                     : "Redis floor");
             double vs = floor == null || c.cycle.size() == 0 ? Double.NaN : Ratios.cycleRatio(c, floor);
             line("| " + c.variant + " | " + c.backend.name().toLowerCase(Locale.ROOT) + " | " + role(c.role) + " | "
                     + c.cycle.size() + " | " + us(c.cycle.p50()) + " | " + us(c.cycle.p99()) + " | "
-                    + num(vs, "%.2fx") + " | " + num(c.requestsPerAcquisition(), "%.2f") + " | " + perCommand(c) + " | "
+                    + num(vs, "%.2fx") + " | " + num(c.requestsPerAcquisition(), "%.2f") + " | "
+                    + (c.monitoredCycles == 0 ? "" : num(c.clientCommandsPerCycle(), "%.2f")) + " | " + perCommand(c) + " | "
                     + failed(c.error) + " |");
         }
         line("");
         line("Redis's `INFO commandstats` also counts the commands a Lua script runs (`redis.call`), so the "
                 + "breakdown shows them by name: the floor's release is one round trip (`evalsha`) that runs `get` "
-                + "and `del` inside the server.");
+                + "and `del` inside the server. The MONITOR column counts what the client sends (its round trips, "
+                + "unless it pipelines), in one untimed block of " + s.redisCycles() + " cycles after the timed rounds.");
         line("");
 
         line("## Contended: K clients on one lock");
@@ -187,14 +194,15 @@ public final class Report {
                 + "once. On ZooKeeper the run waits until all N nodes are queued; Redis has no queue, so there it "
                 + "waits until the server has seen at least N attempts.");
         line("");
-        line("| variant | role | N | hand-offs | p50 (us) | p99 (us) | p50 vs N=1 | |");
-        line("|---|---|---:|---:|---:|---:|---:|---|");
+        line("| variant | role | N | hand-offs | p50 (us) | p99 (us) | p50 vs N=1 | server requests / acquisition | |");
+        line("|---|---|---:|---:|---:|---:|---:|---:|---|");
         for (Results.Drain d : r.drains) {
             Results.Drain one = Ratios.drain(r, d.variant, 1);
             double vs = one == null || d.handoff.size() == 0 ? Double.NaN : Ratios.drainRatio(d, one);
             String note = (d.cutShort ? "cut short after " + s.drainCap().toSeconds() + " s " : "") + failed(d.error);
             line("| " + d.variant + " | " + role(d.role) + " | " + d.waiters + " | " + d.handoff.size() + " | "
-                    + us(d.handoff.p50()) + " | " + us(d.handoff.p99()) + " | " + num(vs, "%.2fx") + " | " + note + " |");
+                    + us(d.handoff.p50()) + " | " + us(d.handoff.p99()) + " | " + num(vs, "%.2fx") + " | "
+                    + num(d.requestsPerAcquisition(), "%.2f") + " | " + note + " |");
         }
         line("");
 
@@ -213,6 +221,9 @@ public final class Report {
         }
         line("");
 
+        virtualThreads(r);
+        requestsByScenario(r);
+
         line("## Take-over after the holder's process is killed");
         line("");
         line("A child JVM acquires the mutex through lock-api and is killed (SIGKILL) while a client in this JVM "
@@ -227,6 +238,81 @@ public final class Report {
             line("| " + t.variant + " | " + t.setting + " | " + t.takeover.size() + " | "
                     + num(t.takeover.p50() / 1e6, "%.0f") + " | " + num(t.takeover.quantile(1.0) / 1e6, "%.0f") + " | "
                     + failed(t.error) + " |");
+        }
+        line("");
+    }
+
+    private void virtualThreads(Results r) {
+        Settings s = r.settings;
+        line("## " + s.virtualWaiters() + " virtual threads of one client on one lock");
+        line("");
+        if (r.virtualThreadsNotRun != null) {
+            line("Not run: " + r.virtualThreadsNotRun + ".");
+            line("");
+            return;
+        }
+        line("One service per provider in a child JVM on " + r.virtualThreadsJava + " (virtual threads need Java "
+                + "21+); one holder takes the mutex, " + s.virtualWaiters() + " virtual threads call `acquire()` on "
+                + "the same lock object and park, the holder releases and the queue drains (each waiter releases at "
+                + "once). Drain time runs from that release to the last waiter's; server requests are counted over "
+                + "the whole drain, the holder's acquisition included. Providers interleave over "
+                + s.virtualRounds() + " round(s) after a warm-up drain of " + VirtualThreadScenario.warmupWaiters(s)
+                + ".");
+        line("");
+        line("| provider | waiters | parked before release (fewest) | drains | drain time p50 (ms) | acquisitions/s | hand-off p50 (us) | hand-off p99 (us) | server requests / acquisition | |");
+        line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+        for (Results.Virtual v : r.virtualThreads) {
+            line("| " + v.variant + " | " + v.waiters + " | " + (v.drains == 0 ? "n/a" : v.queuedMin) + " | "
+                    + v.drains + " | " + num(v.drainTime.p50() / 1e6, "%.0f") + " | " + num(v.rate(), "%.0f") + " | "
+                    + us(v.handoff.p50()) + " | " + us(v.handoff.p99()) + " | "
+                    + num(v.requestsPerAcquisition(), "%.2f") + " | "
+                    + (v.cutShort ? "cut short after " + s.virtualCap().toSeconds() + " s " : "") + failed(v.error)
+                    + " |");
+        }
+        line("");
+    }
+
+    /** One row per variant: server requests per acquisition in every scenario it ran. */
+    private void requestsByScenario(Results r) {
+        Settings s = r.settings;
+        line("## Server requests per acquisition, by scenario");
+        line("");
+        line("From the servers' own counters (ZooKeeper packets received, Redis commands including those Lua "
+                + "scripts run), over each scenario's measured window.");
+        line("");
+        StringBuilder head = new StringBuilder("| variant | uncontended |");
+        StringBuilder rule = new StringBuilder("|---|---:|");
+        for (int k : s.clients()) {
+            head.append(" K=").append(k).append(" |");
+            rule.append("---:|");
+        }
+        for (int n : s.waiters()) {
+            head.append(" N=").append(n).append(" |");
+            rule.append("---:|");
+        }
+        head.append(' ').append(s.threads()).append(" threads |").append(" virtual threads |");
+        rule.append("---:|---:|");
+        line(head.toString());
+        line(rule.toString());
+        for (Results.Cycle c : r.uncontended) {
+            StringBuilder row = new StringBuilder("| " + c.variant + " | " + num(c.requestsPerAcquisition(), "%.2f")
+                    + " |");
+            for (int k : s.clients()) {
+                Results.Contended kc = r.contended.stream().filter(x -> x.variant.equals(c.variant) && x.clients == k)
+                        .findFirst().orElse(null);
+                row.append(' ').append(kc == null ? "" : num(kc.requestsPerAcquisition(), "%.2f")).append(" |");
+            }
+            for (int n : s.waiters()) {
+                Results.Drain d = r.drains.stream().filter(x -> x.variant.equals(c.variant) && x.waiters == n)
+                        .findFirst().orElse(null);
+                row.append(' ').append(d == null ? "" : num(d.requestsPerAcquisition(), "%.2f")).append(" |");
+            }
+            // the first many-threads case of a variant is its one shared lock object
+            String threads = r.manyThreads.stream().filter(x -> x.variant.startsWith(c.variant + ",")).findFirst().map(x -> num(x.requestsPerAcquisition(), "%.2f")).orElse("");
+            String virtual = r.virtualThreads.stream().filter(x -> x.variant.equals(c.variant)).findFirst()
+                    .map(x -> num(x.requestsPerAcquisition(), "%.2f")).orElse("");
+            row.append(' ').append(threads).append(" | ").append(virtual).append(" |");
+            line(row.toString());
         }
         line("");
     }

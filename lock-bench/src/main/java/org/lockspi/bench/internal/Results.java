@@ -21,6 +21,11 @@ public final class Results {
     public final List<Drain> drains = new ArrayList<>();
     public final List<Contended> manyThreads = new ArrayList<>();
     public final List<Takeover> takeovers = new ArrayList<>();
+    public final List<Virtual> virtualThreads = new ArrayList<>();
+    /** The Java runtime the virtual-thread scenario ran on, or null if it did not run. */
+    public String virtualThreadsJava;
+    /** Why the virtual-thread scenario did not run, or null. */
+    public String virtualThreadsNotRun;
 
     /** One variant's uncontended acquire+release cycles. */
     public static final class Cycle {
@@ -34,6 +39,9 @@ public final class Results {
         public final java.util.Map<String, Long> commands = new java.util.TreeMap<>();
         public long requests;
         public long acquisitions;
+        /** Redis only: the commands the client sent (Lua's own left out) in {@link #monitoredCycles} cycles. */
+        public long clientCommands;
+        public long monitoredCycles;
         public String error;
 
         Cycle(Variant v) {
@@ -44,6 +52,11 @@ public final class Results {
 
         public double requestsPerAcquisition() {
             return acquisitions == 0 ? Double.NaN : (double) requests / acquisitions;
+        }
+
+        /** @return Redis only: commands the client sent per cycle, under MONITOR; NaN if not counted */
+        public double clientCommandsPerCycle() {
+            return monitoredCycles == 0 ? Double.NaN : (double) clientCommands / monitoredCycles;
         }
     }
 
@@ -118,6 +131,9 @@ public final class Results {
         /** The hand-offs of each round, by round. */
         public final java.util.SortedMap<Integer, Samples> perRound = new java.util.TreeMap<>();
         public int drains;
+        /** Server requests of the drains that ran to the end, and their acquisitions (the holder's included). */
+        public long requests;
+        public long acquisitions;
         public boolean cutShort;
         public String error;
 
@@ -126,6 +142,10 @@ public final class Results {
             this.backend = v.backend();
             this.role = v.role();
             this.waiters = waiters;
+        }
+
+        public double requestsPerAcquisition() {
+            return acquisitions == 0 ? Double.NaN : (double) requests / acquisitions;
         }
     }
 
@@ -140,6 +160,42 @@ public final class Results {
         Takeover(Variant v) {
             this.variant = v.name();
             this.backend = v.backend();
+        }
+    }
+
+    /** Many virtual threads of one client queued on one lock object, then the queue drains. */
+    public static final class Virtual {
+        public final String variant;
+        public final Variant.Backend backend;
+        public final int waiters;
+        public final Samples handoff = new Samples();
+        /** The hand-offs of each round, by round. */
+        public final java.util.SortedMap<Integer, Samples> perRound = new java.util.TreeMap<>();
+        /** Each drain's time from the first release to the last waiter done, in nanoseconds. */
+        public final Samples drainTime = new Samples();
+        /** The fewest waiters seen parked before the release, over the drains. */
+        public int queuedMin = Integer.MAX_VALUE;
+        public int drains;
+        public long acquisitions;
+        public long drainNanos;
+        public long requests;
+        public boolean cutShort;
+        public String error;
+
+        Virtual(Variant v, int waiters) {
+            this.variant = v.name();
+            this.backend = v.backend();
+            this.waiters = waiters;
+        }
+
+        /** @return acquisitions per second over all drains */
+        public double rate() {
+            return drainNanos == 0 ? Double.NaN : acquisitions / (drainNanos / 1e9);
+        }
+
+        /** @return server requests per acquisition, each drain's holder counted with its waiters */
+        public double requestsPerAcquisition() {
+            return acquisitions == 0 ? Double.NaN : (double) requests / (acquisitions + drainTime.size());
         }
     }
 }

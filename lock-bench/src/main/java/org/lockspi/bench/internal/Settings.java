@@ -4,7 +4,8 @@ import java.time.Duration;
 
 /**
  * How much to measure. {@code FULL} is the report's run (a few minutes), {@code QUICK} a first look (about a
- * minute), {@code SMOKE} only proves that every row can be produced (seconds).
+ * minute; its virtual-thread drain has 1,000 waiters, the full run's 10,000), {@code SMOKE} only proves that every
+ * row can be produced (seconds).
  *
  * @param mode              the mode's name
  * @param uncontendedRounds interleaved rounds of the uncontended cycle, after one warm-up round
@@ -26,19 +27,24 @@ import java.time.Duration;
  * @param takeoverSamples   kills per provider
  * @param takeoverTimeout   the session timeout or lease time the killed holder runs with
  * @param zkTickTime        the ZooKeeper server's tick in ms
+ * @param virtualWaiters    virtual threads queued on one lock object of one client (needs Java 21+)
+ * @param virtualRounds     interleaved rounds of the virtual-thread drain
+ * @param virtualCap        the longest one virtual-thread drain may take before it is cut short and reported so
  */
 public record Settings(String mode, int uncontendedRounds, int zkCycles, int redisCycles, Duration blockCap, boolean warmup,
                        int[] clients, int contendedRounds, Duration contendedBlock,
                        int[] waiters, int drainRounds, int drainSamples, Duration drainCap,
                        int threads, int threadRounds, Duration threadBlock,
-                       int takeoverSamples, Duration takeoverTimeout, int zkTickTime) {
+                       int takeoverSamples, Duration takeoverTimeout, int zkTickTime,
+                       int virtualWaiters, int virtualRounds, Duration virtualCap) {
 
     public static Settings full() {
         return new Settings("full", 200, 10, 100, Duration.ofMillis(200), true,
                 new int[] {2, 8, 32}, 3, Duration.ofMillis(1000),
                 new int[] {1, 10, 100, 1000}, 2, 100, Duration.ofSeconds(60),
                 200, 3, Duration.ofMillis(1500),
-                2, Duration.ofSeconds(2), 500);
+                2, Duration.ofSeconds(2), 500,
+                10_000, 2, Duration.ofSeconds(180));
     }
 
     public static Settings quick() {
@@ -46,7 +52,8 @@ public record Settings(String mode, int uncontendedRounds, int zkCycles, int red
                 new int[] {2, 8, 32}, 2, Duration.ofMillis(500),
                 new int[] {1, 10, 100, 1000}, 1, 40, Duration.ofSeconds(30),
                 200, 1, Duration.ofMillis(1000),
-                1, Duration.ofSeconds(2), 500);
+                1, Duration.ofSeconds(2), 500,
+                1_000, 1, Duration.ofSeconds(60));
     }
 
     public static Settings smoke() {
@@ -54,7 +61,8 @@ public record Settings(String mode, int uncontendedRounds, int zkCycles, int red
                 new int[] {2}, 1, Duration.ofMillis(100),
                 new int[] {1, 3}, 1, 3, Duration.ofSeconds(20),
                 4, 1, Duration.ofMillis(100),
-                1, Duration.ofSeconds(1), 500);
+                1, Duration.ofSeconds(1), 500,
+                100, 1, Duration.ofSeconds(20));
     }
 
     /** @return the settings of a mode named on the command line: full, quick or smoke */

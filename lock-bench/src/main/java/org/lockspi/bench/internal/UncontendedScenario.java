@@ -1,24 +1,7 @@
 package org.lockspi.bench.internal;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.AtomicReference;
 
 /** Acquire + release with nobody else on the lock, every variant interleaved in blocks. */
 final class UncontendedScenario extends Scenario {
@@ -66,13 +49,41 @@ final class UncontendedScenario extends Scenario {
                     }
                 }
             }
+            countClientCommands(byVariant, lockers);
         } finally {
             clients.values().forEach(Variant.Client::close);
         }
         for (Results.Cycle r : results.uncontended) {
-            log.printf("[bench]   %-28s p50 %9.1f us  p99 %9.1f us  %5.2f req/acq%s%n", r.variant,
+            log.printf("[bench]   %-28s p50 %9.1f us  p99 %9.1f us  %5.2f req/acq%s%s%n", r.variant,
                     r.cycle.p50() / 1e3, r.cycle.p99() / 1e3, r.requestsPerAcquisition(),
-                    r.error == null ? "" : "  FAILED " + r.error);
+                    r.monitoredCycles == 0 ? "" : String.format(java.util.Locale.ROOT, "  %4.2f commands sent/cycle",
+                            r.clientCommandsPerCycle()), r.error == null ? "" : "  FAILED " + r.error);
+        }
+    }
+
+    /**
+     * On Redis, after the timed rounds: one untimed block per variant under MONITOR, counting the commands the
+     * client sends per cycle (its round trips, when it does not pipeline), which INFO commandstats cannot tell from
+     * those its Lua scripts run.
+     */
+    private void countClientCommands(Map<Variant, Results.Cycle> byVariant, Map<Variant, Variant.Locker> lockers) {
+        for (Variant v : variants) {
+            Results.Cycle r = byVariant.get(v);
+            if (v.backend() != Variant.Backend.REDIS || r.error != null) {
+                continue;
+            }
+            int cycles = settings.redisCycles();
+            try {
+                Variant.Locker locker = lockers.get(v);
+                r.clientCommands = RedisMonitor.clientCommands(redis.port(), () -> {
+                    for (int i = 0; i < cycles; i++) {
+                        locker.lock().release();
+                    }
+                });
+                r.monitoredCycles = cycles;
+            } catch (Exception e) {
+                r.error = "counting commands under MONITOR: " + describe(e);
+            }
         }
     }
 
