@@ -17,7 +17,9 @@ import org.lockspi.bench.internal.Settings;
  * java org.lockspi.bench.BenchMain [--full | --quick | --smoke] [--report docs/tradeoffs.md]
  * </pre>
  *
- * The chart is written next to the report as {@code tradeoffs.png} (the report's name with {@code .png}).
+ * The chart is written next to the report as {@code tradeoffs.png} (the report's name with {@code .png}). The
+ * virtual-thread scenario runs in a child JVM on a Java 21+ runtime: {@code -Dbench.jdk21=<JDK home>}, else this
+ * JVM if new enough, {@code JAVA_HOME}, or the newest under {@code /usr/lib/jvm}; with none it is reported not run.
  * Exit status 0 when every scenario produced its rows, 1 when one failed.
  */
 public final class BenchMain {

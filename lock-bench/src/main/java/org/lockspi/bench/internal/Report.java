@@ -38,8 +38,9 @@ public final class Report {
         line("Contended figures at K = " + k + " clients; fairness is max/min acquisitions per client (1.00 is even).");
         line("");
         line("| variant | backend | uncontended p50 (us) | K=" + k + " acquisitions/s | K=" + k + " hand-off p50 (us) | K=" + k
-                + " fairness max/min | hand-off p50 with " + n + " waiters (us) | server requests / acquisition (uncontended) | take-over after kill (ms) |");
-        line("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+                + " fairness max/min | hand-off p50 with " + n + " waiters (us) | " + r.settings.virtualWaiters()
+                + " virtual threads: acquisitions/s | server requests / acquisition (uncontended) | take-over after kill (ms) |");
+        line("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (Results.Cycle c : r.uncontended) {
             if (c.role == Variant.Role.FLOOR) {
                 continue;
@@ -51,7 +52,10 @@ public final class Report {
             line("| " + c.variant + " | " + c.backend.name().toLowerCase(Locale.ROOT) + " | " + us(c.cycle.p50()) + " | "
                     + (kc == null ? "n/a" : num(kc.rate(), "%.0f")) + " | " + (kc == null ? "n/a" : us(kc.handoff.p50()))
                     + " | " + (kc == null ? "n/a" : num(kc.maxOverMin(), "%.2f")) + " | "
-                    + (d == null ? "n/a" : us(d.handoff.p50())) + " | " + num(c.requestsPerAcquisition(), "%.2f") + " | "
+                    + (d == null ? "n/a" : us(d.handoff.p50())) + " | " + r.virtualThreads.stream()
+                    .filter(x -> x.variant.equals(c.variant)).findFirst().map(x -> num(x.rate(), "%.0f"))
+                    .orElse(r.virtualThreadsNotRun != null && c.role == Variant.Role.PROVIDER ? "not run" : "n/a")
+                    + " | " + num(c.requestsPerAcquisition(), "%.2f") + " | "
                     + (t == null ? "not measured (anchor)" : num(t.takeover.p50() / 1e6, "%.0f")) + " |");
         }
         line("");
