@@ -120,6 +120,8 @@ final class VirtualThreadScenario extends Scenario {
             Results.Virtual r = f.length > 1 ? rows.get(f[1]) : null;
             if (r == null || f[0].equals("END")) {
                 if (f[0].equals("END")) {
+                    String why = "the child JVM reported no drain" + (line.length() > 3 ? ":" + line.substring(3) : "");
+                    rows.values().stream().filter(x -> x.error == null && x.drains == 0).forEach(x -> x.error = why);
                     return;
                 }
                 tail.addLast(line.length() > 300 ? line.substring(0, 300) : line);

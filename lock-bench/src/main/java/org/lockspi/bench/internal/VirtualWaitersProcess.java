@@ -59,7 +59,14 @@ public final class VirtualWaitersProcess {
                 LockService service = Locks.open(args[i + 1], provider);
                 // warm-up, not reported: loads the classes a drain needs (a virtual thread that meets a class
                 // being loaded pins its carrier) and gets the JIT going
-                drain(virtual, service.mutex(args[i + 2]), warmup, capSeconds);
+                Drained d = drain(virtual, service.mutex(args[i + 2]), warmup, capSeconds);
+                if (!d.finished || d.failures > 0) {
+                    service.close();
+                    System.out.println("FAILED " + provider + " the warm-up drain of " + warmup + " waiters "
+                            + (d.finished ? "had " + d.failures + " failure(s): " + d.failure
+                            : "did not end within " + capSeconds + " s"));
+                    continue;
+                }
                 services.put(provider, service);
                 names.put(provider, args[i + 2]);
             } catch (RuntimeException | InterruptedException e) {
