@@ -112,7 +112,7 @@ public final class RedisLockProvider implements LockProvider {
 
     @Override
     public Set<String> schemes() {
-        return Set.of("redis", "rediss");
+        return RedisSettings.SCHEMES;
     }
 
     @Override
