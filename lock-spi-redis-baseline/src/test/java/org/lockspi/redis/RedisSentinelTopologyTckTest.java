@@ -11,7 +11,7 @@ import org.lockspi.tck.redis.SentinelRedisBackend;
  * The conformance kit through Redis Sentinel ({@code redis-sentinel://s1,s2,s3/lockspi}): a master, a replica and
  * three sentinels, each a {@code redis-server} process started by the build. The sentinels fail over after 5 s of
  * silence, longer than any stall of a loaded build machine; the failover itself is measured by
- * {@link RedisSentinelFailoverTest}.
+ * {@link RedisSentinelFailoverTopologyTest}.
  */
 class RedisSentinelTopologyTckTest extends LockProviderTck {
 

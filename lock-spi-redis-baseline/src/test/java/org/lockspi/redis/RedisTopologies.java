@@ -7,7 +7,7 @@ import java.util.Map;
  * What the Sentinel and Cluster TCK runs leave unverified, and why: the restart and partition rules need a backend
  * that restarts one server in place or puts a proxy in front of the URI's single address; the same provider code
  * passes them against one instance ({@link RedisTckTest}), and a Sentinel failover is measured on its own
- * ({@link RedisSentinelFailoverTest}).
+ * ({@link RedisSentinelFailoverTopologyTest}).
  */
 final class RedisTopologies {
     private RedisTopologies() {
@@ -20,7 +20,7 @@ final class RedisTopologies {
     static Map<String, String> unverifiedRulesAllowed(String topology) {
         String restart = topology.equals("Sentinel")
                 ? "a Sentinel master down longer than down-after-milliseconds is replaced by its replica: a failover "
-                        + "(RedisSentinelFailoverTest), not the in-place restart the rule means; RedisTckTest runs it "
+                        + "(RedisSentinelFailoverTopologyTest), not the in-place restart the rule means; RedisTckTest runs it "
                         + "on one instance"
                 : "the kit restarts no single cluster node in place (a node down longer than cluster-node-timeout "
                         + "fails its slots); RedisTckTest runs it on one instance";

@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import org.lockspi.tck.TckBackend;
 import org.lockspi.tck.internal.FileTrees;
 import org.lockspi.tck.internal.Ports;
+import org.lockspi.tck.internal.TcpProxy;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisException;
@@ -42,6 +43,7 @@ public final class SentinelRedisBackend implements TckBackend {
     private final List<RedisProcess> sentinels = new ArrayList<>();
     private final RedisInspector inspector;
     private volatile String version = "?";
+    private TcpProxy proxy; // between the first replica and the first master, if asked for
     private boolean closed; // guarded by this
 
     private SentinelRedisBackend(Path root, String binary) {
@@ -60,8 +62,31 @@ public final class SentinelRedisBackend implements TckBackend {
      * @throws IllegalStateException if a server does not start or the sentinels do not agree within 30 s
      */
     public static SentinelRedisBackend start(Duration downAfter) {
+        return start(downAfter, Duration.ofSeconds(10), false);
+    }
+
+    /**
+     * Starts the deployment as {@link #start(Duration)} does, with more control for failover tests.
+     *
+     * @param downAfter             the sentinels' {@code down-after-milliseconds}, at least 100 ms
+     * @param failoverTimeout       their {@code failover-timeout}: also the least time between two failovers of
+     *                              the master (twice it), and how long they tolerate a replica that replicates from
+     *                              another address than the master's (then they reconfigure it); at least 1 s
+     * @param replicationThroughProxy whether the replica replicates through a loopback TCP proxy, which
+     *                              {@link #cutReplication()} can black-hole: the replica then stays connected and
+     *                              eligible for promotion while receiving nothing, as behind a partition; the proxy
+     *                              stands until {@code failoverTimeout} has passed, after which the sentinels point
+     *                              the replica at the master directly
+     * @return the started backend; close it when done
+     * @throws IllegalStateException if a server does not start or the sentinels do not agree within 30 s
+     */
+    public static SentinelRedisBackend start(Duration downAfter, Duration failoverTimeout,
+                                             boolean replicationThroughProxy) {
         if (downAfter.toMillis() < 100) {
             throw new IllegalArgumentException("downAfter < 100 ms: " + downAfter);
+        }
+        if (failoverTimeout.toMillis() < 1000) {
+            throw new IllegalArgumentException("failoverTimeout < 1 s: " + failoverTimeout);
         }
         RedisBinary chosen = RedisBinary.chosen();
         File executable = chosen.file();
@@ -79,7 +104,12 @@ public final class SentinelRedisBackend implements TckBackend {
                     persistence));
             int replicaPort = Ports.freeLoopbackPort();
             List<String> replica = new ArrayList<>(persistence);
-            replica.add("replicaof " + RedisProcess.HOST + " " + masterPort);
+            int upstream = masterPort;
+            if (replicationThroughProxy) {
+                backend.proxy = TcpProxy.inFrontOf("redis://" + RedisProcess.HOST + ":" + masterPort);
+                upstream = backend.proxy.port();
+            }
+            replica.add("replicaof " + RedisProcess.HOST + " " + upstream);
             backend.data.add(new RedisProcess(executable, root.resolve("data-" + replicaPort), replicaPort, false,
                     replica));
             for (int i = 0; i < 3; i++) {
@@ -87,7 +117,7 @@ public final class SentinelRedisBackend implements TckBackend {
                 backend.sentinels.add(new RedisProcess(executable, root.resolve("sentinel-" + port), port, true,
                         List.of("sentinel monitor " + MASTER_NAME + " " + RedisProcess.HOST + " " + masterPort + " 2",
                                 "sentinel down-after-milliseconds " + MASTER_NAME + " " + downAfter.toMillis(),
-                                "sentinel failover-timeout " + MASTER_NAME + " 10000",
+                                "sentinel failover-timeout " + MASTER_NAME + " " + failoverTimeout.toMillis(),
                                 "sentinel parallel-syncs " + MASTER_NAME + " 1")));
             }
             backend.awaitReady(Duration.ofSeconds(30));
@@ -148,6 +178,20 @@ public final class SentinelRedisBackend implements TckBackend {
             }
         }
         throw new IllegalStateException("no sentinel answers: " + description(), last);
+    }
+
+    /**
+     * Black-holes the replication stream from the first master to the replica (started with
+     * {@code replicationThroughProxy}): from now on the master acknowledges writes the replica never receives,
+     * while the replica's link still looks up.
+     *
+     * @throws IllegalStateException if the backend was started without the proxy
+     */
+    public synchronized void cutReplication() {
+        if (proxy == null) {
+            throw new IllegalStateException("started without replicationThroughProxy: " + description());
+        }
+        proxy.blackHole(true);
     }
 
     /**
@@ -305,6 +349,9 @@ public final class SentinelRedisBackend implements TckBackend {
         closed = true;
         sentinels.forEach(RedisProcess::close);
         data.forEach(RedisProcess::close);
+        if (proxy != null) {
+            proxy.close();
+        }
         try {
             FileTrees.delete(root);
         } catch (IOException e) {
