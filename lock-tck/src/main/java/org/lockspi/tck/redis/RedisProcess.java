@@ -17,12 +17,13 @@ import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * One {@code redis-server} child process (a data node or, with {@code --sentinel}, a sentinel) with a
- * configuration file and a directory of its own, for the topology backends. {@link #kill()} sends
+ * configuration file and a directory of its own, for the topology backends and for tests that need a server
+ * configured otherwise (TLS: {@link #start(Path, int, List)} with {@code tls-port} lines). {@link #kill()} sends
  * {@code SIGKILL}; {@link #start()} starts it again with the same file, port and directory.
  *
  * <p>Not thread-safe: the backend that owns it serialises its calls.
  */
-final class RedisProcess implements AutoCloseable {
+public final class RedisProcess implements AutoCloseable {
     static final String HOST = "127.0.0.1";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
 
@@ -60,7 +61,21 @@ final class RedisProcess implements AutoCloseable {
         start();
     }
 
-    int port() {
+    /**
+     * Starts a data server with the executable of {@link EmbeddedRedisBackend} (same property, same default).
+     *
+     * @param dir   its directory, created if missing; the caller deletes it
+     * @param port  its plain port on 127.0.0.1, which tells when it is up
+     * @param lines further configuration lines, e.g. {@code tls-port 6380}
+     * @return the running server; close it to kill it
+     * @throws IllegalStateException if it does not start within 20 s; the message ends with its log
+     */
+    public static RedisProcess start(Path dir, int port, List<String> lines) {
+        return new RedisProcess(RedisBinary.chosen().file(), dir, port, false, lines);
+    }
+
+    /** @return its plain port */
+    public int port() {
         return port;
     }
 
@@ -106,7 +121,7 @@ final class RedisProcess implements AutoCloseable {
     }
 
     /** @return the last lines of its log */
-    String log() {
+    public String log() {
         try {
             List<String> lines = Files.readAllLines(dir.resolve("server.log"));
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
@@ -122,7 +137,7 @@ final class RedisProcess implements AutoCloseable {
     }
 
     /** Kills it with {@code SIGKILL} (no shutdown, no last write) and waits until it is gone. */
-    void kill() {
+    public void kill() {
         if (process == null) {
             return;
         }
