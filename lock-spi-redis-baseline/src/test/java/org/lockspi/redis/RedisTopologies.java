@@ -20,8 +20,8 @@ final class RedisTopologies {
     static Map<String, String> unverifiedRulesAllowed(String topology) {
         String restart = topology.equals("Sentinel")
                 ? "a Sentinel master down longer than down-after-milliseconds is replaced by its replica: a failover "
-                        + "(RedisSentinelFailoverTopologyTest), not the in-place restart the rule means; RedisTckTest runs it "
-                        + "on one instance"
+                        + "(RedisSentinelFailoverTopologyTest), not the in-place restart the rule means; RedisTckTest "
+                        + "runs it on one instance"
                 : "the kit restarts no single cluster node in place (a node down longer than cluster-node-timeout "
                         + "fails its slots); RedisTckTest runs it on one instance";
         String partition = "the TCP proxy stands for the URI's single host:port; a " + topology + " URI names "

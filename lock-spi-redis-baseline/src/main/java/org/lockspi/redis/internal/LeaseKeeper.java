@@ -17,8 +17,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * The live leases of one backend and their signal: a watchdog thread renews every lease each {@code leaseTime / 3}
  * and reports suspension, restoration and loss; after a failed call it probes with a back-off until a call
  * succeeds; while suspended a timer marks each lease lost at its {@code validUntil}; a {@link ConnectionWatch}
- * notices a server that closes its connections at once (one watch per
- * cluster node; on Sentinel, one that follows the master). Every pass compares the server's {@code run_id}, so a
+ * notices a server that closes its connections at once. Every pass compares the server's {@code run_id}, so a
  * restart is named in the loss it causes; the renewal decides the loss (with the append-only file the key
  * survives a restart).
  *

@@ -26,7 +26,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * One Redis client ({@link RedisClients}: one instance, Sentinel or Cluster) and its leases. Acquisitions poll with a jittered exponential back-off; a
+ * One Redis connection pool and its leases. Acquisitions poll with a jittered exponential back-off; a
  * {@link LeaseKeeper} renews the leases and reports suspension, restoration and loss. A call that fails on a
  * pooled connection broken by a restart is retried once on a fresh connection, unless it timed out.
  */
