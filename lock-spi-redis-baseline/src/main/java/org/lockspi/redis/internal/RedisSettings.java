@@ -92,6 +92,12 @@ public final class RedisSettings {
             throw new IllegalArgumentException("the Redis baseline serves the schemes " + SCHEMES + ", not '"
                     + scheme + "': " + uri);
         }
+        for (String name : uri.parameters().keySet()) {
+            if (!PARAMETERS.contains(name) && !name.equals("provider")) {
+                throw new IllegalArgumentException("unknown parameter '" + name + "' for the Redis baseline (it "
+                        + "accepts " + new java.util.TreeSet<>(PARAMETERS) + "): " + uri);
+            }
+        }
         topology = scheme.endsWith("-sentinel") ? Topology.SENTINEL
                 : scheme.endsWith("-cluster") ? Topology.CLUSTER : Topology.SINGLE;
         if (topology == Topology.SINGLE && uri.hosts().size() != 1) {

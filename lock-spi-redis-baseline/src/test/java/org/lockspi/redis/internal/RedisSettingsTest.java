@@ -80,6 +80,7 @@ class RedisSettingsTest {
         assertTrue(refused("rediss://h?trustStore=/no/such/file.p12").contains("names no readable file: "
                 + "/no/such/file.p12"));
         assertTrue(refused("rediss://h?verifyHostname=maybe").contains("verifyHostname"));
+        assertTrue(refused("redis-sentinel://s/m?sentinelPasword=x").contains("unknown parameter 'sentinelPasword'"));
     }
 
     @Test
