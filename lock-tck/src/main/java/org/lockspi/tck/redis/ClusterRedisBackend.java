@@ -64,13 +64,10 @@ public final class ClusterRedisBackend implements TckBackend {
         ClusterRedisBackend backend = new ClusterRedisBackend(root, chosen.description());
         try {
             for (int i = 0; i < 3; i++) {
-                int port = Ports.freeLoopbackPort();
                 // The cluster bus listens on port + 10000: take a port whose bus port is free too.
-                while (port > 55535 || !isFree(port + 10000)) {
-                    port = Ports.freeLoopbackPort();
-                }
-                backend.masters.add(new RedisProcess(executable, root.resolve("node-" + port), port, false,
-                        List.of("cluster-enabled yes", "cluster-config-file nodes.conf",
+                backend.masters.add(RedisProcess.onFreePort(executable, root, "node", false,
+                        port -> port <= 55535 && isFree(port + 10000),
+                        port -> List.of("cluster-enabled yes", "cluster-config-file nodes.conf",
                                 "cluster-node-timeout 5000", "appendonly yes", "appendfsync always",
                                 "save \"\"")));
             }

@@ -9,6 +9,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
+import org.lockspi.tck.internal.Ports;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -59,6 +62,37 @@ public final class RedisProcess implements AutoCloseable {
             throw new UncheckedIOException("cannot write " + config, e);
         }
         start();
+    }
+
+    /**
+     * Starts a server on a free port of 127.0.0.1 (one the system just gave out), trying another port up to twice
+     * if it was taken meanwhile by another process of this busy machine.
+     *
+     * @param executable the {@code redis-server} binary
+     * @param root       the parent of its directory, which is named {@code <name>-<port>}
+     * @param name       what it is, e.g. {@code data}
+     * @param sentinel   whether it runs as a sentinel
+     * @param usable     whether a port will do (a cluster node also needs port + 10000 free)
+     * @param lines      its further configuration lines for a port
+     * @return the running server
+     * @throws IllegalStateException if it did not start on three ports
+     */
+    static RedisProcess onFreePort(File executable, Path root, String name, boolean sentinel, IntPredicate usable,
+                                   IntFunction<List<String>> lines) {
+        IllegalStateException last = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            int port = Ports.freeLoopbackPort();
+            while (!usable.test(port)) {
+                port = Ports.freeLoopbackPort();
+            }
+            try {
+                return new RedisProcess(executable, root.resolve(name + "-" + port), port, sentinel,
+                        lines.apply(port));
+            } catch (IllegalStateException e) {
+                last = e; // most likely the port was taken meanwhile: try another
+            }
+        }
+        throw last;
     }
 
     /**

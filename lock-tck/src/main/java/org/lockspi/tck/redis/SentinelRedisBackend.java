@@ -99,23 +99,22 @@ public final class SentinelRedisBackend implements TckBackend {
         SentinelRedisBackend backend = new SentinelRedisBackend(root, chosen.description());
         try {
             List<String> persistence = List.of("appendonly yes", "appendfsync always", "save \"\"");
-            int masterPort = Ports.freeLoopbackPort();
-            backend.data.add(new RedisProcess(executable, root.resolve("data-" + masterPort), masterPort, false,
-                    persistence));
-            int replicaPort = Ports.freeLoopbackPort();
-            List<String> replica = new ArrayList<>(persistence);
+            RedisProcess master = RedisProcess.onFreePort(executable, root, "data", false, port -> true,
+                    port -> persistence);
+            backend.data.add(master);
+            int masterPort = master.port();
             int upstream = masterPort;
             if (replicationThroughProxy) {
                 backend.proxy = TcpProxy.inFrontOf("redis://" + RedisProcess.HOST + ":" + masterPort);
                 upstream = backend.proxy.port();
             }
+            List<String> replica = new ArrayList<>(persistence);
             replica.add("replicaof " + RedisProcess.HOST + " " + upstream);
-            backend.data.add(new RedisProcess(executable, root.resolve("data-" + replicaPort), replicaPort, false,
-                    replica));
+            backend.data.add(RedisProcess.onFreePort(executable, root, "data", false, port -> true, port -> replica));
             for (int i = 0; i < 3; i++) {
-                int port = Ports.freeLoopbackPort();
-                backend.sentinels.add(new RedisProcess(executable, root.resolve("sentinel-" + port), port, true,
-                        List.of("sentinel monitor " + MASTER_NAME + " " + RedisProcess.HOST + " " + masterPort + " 2",
+                backend.sentinels.add(RedisProcess.onFreePort(executable, root, "sentinel", true, port -> true,
+                        port -> List.of(
+                                "sentinel monitor " + MASTER_NAME + " " + RedisProcess.HOST + " " + masterPort + " 2",
                                 "sentinel down-after-milliseconds " + MASTER_NAME + " " + downAfter.toMillis(),
                                 "sentinel failover-timeout " + MASTER_NAME + " " + failoverTimeout.toMillis(),
                                 "sentinel parallel-syncs " + MASTER_NAME + " 1")));
