@@ -25,13 +25,15 @@ import java.util.regex.Pattern;
  * {@code '/'} of the path is dropped; empty path segments are refused, and so is an {@code '@'} anywhere but at
  * the end of the user info (a password with an unencoded {@code '/'}, {@code '?'}, {@code '#'} or {@code '@'}).
  *
- * <p>Credentials never leave this object by accident: {@link #toString()} masks the password, and every
- * exception message built here uses that form.
+ * <p>Credentials never leave this object by accident: {@link #toString()} masks the password and the value of
+ * every {@linkplain #isSecret(String) secret parameter}, and every exception message built here uses that form.
  */
 public final class LockUri {
     private static final Pattern SHAPE = Pattern.compile(
             "([A-Za-z][A-Za-z0-9+.-]*)://(?:([^@/?#]*)@)?([^/?#]*)(/[^?#]*)?(?:\\?([^#]*))?");
     private static final Pattern HOST = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9._-]+)(?::(\\d{1,5}))?");
+    /** A secret parameter's value in raw text ({@link #isSecret(String)}): group 1 is the part kept. */
+    private static final Pattern SECRET_VALUE = Pattern.compile("(?i)([?&][^=&#?]*password=)[^&#]*");
     private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
 
     private final String scheme;
@@ -275,7 +277,18 @@ public final class LockUri {
                 + "' in lock URI: " + this);
     }
 
-    /** @return the URI with the password replaced by {@code ***}; safe for logs and messages */
+    /**
+     * Whether a parameter's value is a secret, masked like the password: its name ends in {@code password} in any
+     * case ({@code sentinelPassword}, {@code trustStorePassword}, {@code keyStorePassword}, ...).
+     *
+     * @param name a parameter name
+     * @return whether {@link #toString()} shows its value as {@code ***}
+     */
+    public static boolean isSecret(String name) {
+        return name.toLowerCase(Locale.ROOT).endsWith("password");
+    }
+
+    /** @return the URI with the password and secret parameter values replaced by {@code ***}; safe for messages */
     @Override
     public String toString() {
         StringBuilder b = new StringBuilder(scheme).append("://");
@@ -291,7 +304,7 @@ public final class LockUri {
         b.append(hostList()).append(path);
         if (!parameters.isEmpty()) {
             b.append('?');
-            parameters.forEach((k, v) -> b.append(k).append('=').append(v).append('&'));
+            parameters.forEach((k, v) -> b.append(k).append('=').append(isSecret(k) ? "***" : v).append('&'));
             b.setLength(b.length() - 1);
         }
         return b.toString();
@@ -312,22 +325,26 @@ public final class LockUri {
         return Objects.hash(scheme, user, hosts, path, parameters);
     }
 
-    /** The raw text with anything between "://" and '@' masked, for messages about text that did not parse. */
+    /**
+     * The raw text with anything between "://" and '@' masked, and the values of secret parameters, for messages
+     * about text that did not parse.
+     */
     private static String maskRaw(String uri) {
-        int at = uri.lastIndexOf('@');
+        String masked = SECRET_VALUE.matcher(uri).replaceAll("$1***");
+        int at = masked.lastIndexOf('@');
         if (at < 0) {
-            return uri;
+            return masked;
         }
         // Keep the scheme when it can be told apart; mask everything after it up to the last '@' in any case,
         // also in text too malformed to say where the user info is ("redis:/:pw@h", "redis//:pw@h").
-        int start = uri.indexOf("://");
+        int start = masked.indexOf("://");
         int from = start >= 0 && start < at ? start + 3 : 0;
         if (from == 0) {
-            int colon = uri.indexOf(':');
-            int slash = uri.indexOf('/');
+            int colon = masked.indexOf(':');
+            int slash = masked.indexOf('/');
             from = colon >= 0 && colon < at && (slash < 0 || colon < slash) ? colon + 1 : 0;
         }
-        return uri.substring(0, from) + "***" + uri.substring(at);
+        return masked.substring(0, from) + "***" + masked.substring(at);
     }
 
     private static String decode(String text, String uri) {

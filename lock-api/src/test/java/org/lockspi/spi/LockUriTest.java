@@ -53,6 +53,23 @@ class LockUriTest {
     }
 
     @Test
+    void secretParametersMasked() {
+        LockUri u = LockUri.parse("rediss-sentinel://s1,s2/m?sentinelPassword=s3cret&trustStore=/t.p12"
+                + "&trustStorePassword=tru5t&KEYSTOREPASSWORD=k3y&leaseTime=3s");
+        assertEquals("s3cret", u.parameter("sentinelPassword").orElseThrow());
+        assertEquals("rediss-sentinel://s1,s2/m?sentinelPassword=***&trustStore=/t.p12&trustStorePassword=***"
+                + "&KEYSTOREPASSWORD=***&leaseTime=3s", u.toString());
+        assertTrue(LockUri.isSecret("keyStorePassword"));
+        assertFalse(LockUri.isSecret("passwordFile"));
+        IllegalArgumentException malformed = assertThrows(IllegalArgumentException.class,
+                () -> LockUri.parse("redis://h?keyStorePassword=s3cret&&x=1"));
+        assertFalse(malformed.getMessage().contains("s3cret"), malformed.getMessage());
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+                () -> LockUri.parse("redis://h?sentinelPassword=s3cret&sentinelPassword=s3cret"));
+        assertFalse(twice.getMessage().contains("s3cret"), twice.getMessage());
+    }
+
+    @Test
     void percentDecoding() {
         LockUri u = LockUri.parse("redis://b%C3%B6b:p%40ss%3Aw%2Fo%3Frd%25@cache?label=a%20b%26c");
         assertEquals(Optional.of("b\u00f6b"), u.user());

@@ -16,13 +16,23 @@ import org.lockspi.spi.LockProvider;
 import org.lockspi.spi.LockUri;
 
 /**
- * The Redis baseline provider, {@code redis-baseline}: locks on one Redis instance with {@code SET key token NX
- * PX lease}, an owner-checked release in Lua, lease renewal by a watchdog and an {@code INCR} fencing counter, on
- * Jedis. It serves the schemes {@code redis} and {@code rediss} (TLS).
+ * The Redis baseline provider, {@code redis-baseline}: locks on Redis with {@code SET key token NX PX lease},
+ * an owner-checked release in Lua, lease renewal by a watchdog and an {@code INCR} fencing counter, on Jedis. It
+ * serves one instance ({@code redis}, {@code rediss}), Redis Sentinel ({@code redis-sentinel},
+ * {@code rediss-sentinel}) and Redis Cluster ({@code redis-cluster}, {@code rediss-cluster}); the double
+ * {@code s} means TLS to every server.
  *
  * <h2>URI</h2>
- * {@code redis://[user:password@]host[:port][/db][?leaseTime=30s&connectTimeout=5s&...]}; port 6379 and
- * database 0 by default. Parameters:
+ * <ul>
+ *   <li>{@code redis://[user:password@]host[:port][/db][?leaseTime=30s&connectTimeout=5s&...]}; port 6379 and
+ *       database 0 by default;</li>
+ *   <li>{@code redis-sentinel://[user:password@]s1[:port],s2[:port],.../<master name>[/db]}: the sentinels (port
+ *       26379 by default) and the name they monitor the master under; the user and password are the data
+ *       nodes', {@code sentinelUser} and {@code sentinelPassword} the sentinels';</li>
+ *   <li>{@code redis-cluster://[user:password@]n1[:port],n2[:port],...}: seed nodes of the cluster, database 0
+ *       only.</li>
+ * </ul>
+ * Parameters:
  * <table>
  *   <caption>parameters</caption>
  *   <tr><th>name</th><th>default</th><th>range</th><th>meaning</th></tr>
@@ -44,9 +54,19 @@ import org.lockspi.spi.LockUri;
  *       acquisition</td></tr>
  *   <tr><td>retryMax</td><td>250ms</td><td>retryInitial..1m</td><td>longest pause; pauses double from
  *       retryInitial up to it, each with half of it random (jitter)</td></tr>
- *   <tr><td>poolSize</td><td>16</td><td>1..1024</td><td>connections in the pool</td></tr>
+ *   <tr><td>poolSize</td><td>16</td><td>1..1024</td><td>connections in the pool (per node of a
+ *       cluster)</td></tr>
+ *   <tr><td>sentinelUser, sentinelPassword</td><td>none</td><td>Sentinel URIs only</td><td>the sentinels'
+ *       credentials</td></tr>
+ *   <tr><td>trustStore, trustStoreType, trustStorePassword</td><td>the JVM's trust; PKCS12</td><td>TLS URIs
+ *       only</td><td>the certificates to trust</td></tr>
+ *   <tr><td>keyStore, keyStoreType, keyStorePassword</td><td>none; PKCS12</td><td>TLS URIs only</td><td>the
+ *       client's key and certificate (the password is also the key's)</td></tr>
+ *   <tr><td>verifyHostname</td><td>true</td><td>TLS URIs only</td><td>whether the server certificate must name
+ *       the host connected to</td></tr>
  * </table>
- * Credentials never appear in messages or {@code toString()}.
+ * Credentials never appear in messages or {@code toString()}, nor does the value of a parameter whose name ends
+ * in {@code password}.
  *
  * <h2>Keys</h2>
  * A lock named {@code N} uses {@code <keyPrefix>{N}} (the exclusive holder's owner token, expiring with the
@@ -58,9 +78,11 @@ import org.lockspi.spi.LockUri;
  *
  * <h2>Guarantees, and what they depend on</h2>
  * <ul>
- *   <li><b>Exclusion</b> holds while the one Redis instance keeps its data: acquisition is one atomic Lua script,
- *       release and renewal compare the owner token first. It does <em>not</em> hold across a failover to a
- *       replica (replication is asynchronous: a lock key not yet replicated is lost with the primary), nor across
+ *   <li><b>Exclusion</b> holds while the server holding the lock's key keeps its data: acquisition is one atomic
+ *       Lua script, release and renewal compare the owner token first. It does <em>not</em> hold across a
+ *       Sentinel or Cluster failover to a replica that had not received the acquisition (replication is
+ *       asynchronous: a lock key not yet replicated is lost with the primary; the lease then turns LOST at its
+ *       first renewal on the new master), nor across
  *       a restart without persistence, nor for a holder paused longer than the lease time (its key expires and
  *       another client takes the lock while it still believes it holds it). For such cases pass the
  *       {@linkplain org.lockspi.Lease#fencingToken() fencing token} to the guarded resource, or use a ZooKeeper
@@ -112,7 +134,7 @@ public final class RedisLockProvider implements LockProvider {
 
     @Override
     public Set<String> schemes() {
-        return Set.of("redis", "rediss");
+        return RedisSettings.SCHEMES;
     }
 
     @Override
@@ -126,11 +148,13 @@ public final class RedisLockProvider implements LockProvider {
     }
 
     /**
-     * Connects to the Redis instance within {@code connectTimeout} and checks that it answers a PING within
+     * Connects to the Redis instance (the master the sentinels name, or every cluster node) within
+     * {@code connectTimeout} and checks that it answers a PING within
      * {@code socketTimeout}; never waits longer than the two together.
      *
-     * @throws IllegalArgumentException                  if a parameter is malformed or out of range, the URI names
-     *                                                   several hosts or its path is not a database number
+     * @throws IllegalArgumentException                  if a parameter is malformed, out of range or not for this
+     *                                                   scheme, a single-instance URI names several hosts, or the
+     *                                                   path is not what the scheme needs, or a store is unreadable
      * @throws org.lockspi.LockConnectionException       if Redis does not answer; the message names host:port
      */
     @Override

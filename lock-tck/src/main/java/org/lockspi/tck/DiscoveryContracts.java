@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.lockspi.LockException;
@@ -23,6 +24,7 @@ import org.lockspi.LockService;
 import org.lockspi.Locks;
 import org.lockspi.ProviderSelectionException;
 import org.lockspi.spi.LockProvider;
+import org.lockspi.spi.LockUri;
 
 /** §1 Discovery and selection: the provider is found by {@link java.util.ServiceLoader} and chosen by the rules. */
 public interface DiscoveryContracts extends TckContext {
@@ -214,6 +216,38 @@ public interface DiscoveryContracts extends TckContext {
         }
         try (LockService open = service) {
             assertFalse(open.toString().contains(secret), "the password appears in toString(): " + open);
+        }
+    }
+
+    @Test
+    @DisplayName("§1.10 the value of a secret parameter (a name ending in 'password') never appears in an "
+            + "exception or toString()")
+    default void secretParametersNeverShown() {
+        List<String> secrets = provider().parameters().stream().filter(LockUri::isSecret).sorted()
+                .collect(Collectors.toList());
+        Assumptions.assumeFalse(secrets.isEmpty(), "provider '" + provider().name() + "' accepts no parameter "
+                + "whose name ends in 'password': " + provider().parameters());
+        for (String name : secrets) {
+            String secret = "Tck5ecret" + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 30), 36);
+            String uri = withParameter(clientUri(), name + "=" + secret);
+            RuntimeException unknownParameter = assertThrows(IllegalArgumentException.class,
+                    () -> Locks.open(withParameter(uri, "noSuchTckParameter=1"), provider()).close());
+            assertNoSecret(unknownParameter, secret);
+            RuntimeException malformed = assertThrows(IllegalArgumentException.class,
+                    () -> Locks.open(withParameter(uri, "noSuchTckParameter"), provider()).close());
+            assertNoSecret(malformed, secret);
+            // Alone, the parameter may be refused (it may need others, or another scheme) or accepted.
+            LockService service;
+            try {
+                service = Locks.open(uri, provider());
+            } catch (LockException | IllegalArgumentException e) {
+                assertNoSecret(e, secret);
+                continue;
+            }
+            try (LockService open = service) {
+                assertFalse(open.toString().contains(secret), "the value of " + name + " appears in toString(): "
+                        + open);
+            }
         }
     }
 }

@@ -1,9 +1,7 @@
 package org.lockspi.redis.internal;
 
-import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
-import redis.clients.jedis.JedisPooled;
-import redis.clients.jedis.Protocol;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -12,17 +10,9 @@ final class Calls {
     private Calls() {
     }
 
-    /** @return the server's {@code run_id} from {@code INFO server}: a new one at every start */
-    static String runId(JedisPooled redis) {
-        Object reply = redis.sendCommand(Protocol.Command.INFO, "server");
-        String info = reply instanceof byte[] ? new String((byte[]) reply, StandardCharsets.UTF_8)
-                : String.valueOf(reply);
-        for (String line : info.split("\r?\n")) {
-            if (line.startsWith("run_id:")) {
-                return line.substring("run_id:".length()).strip();
-            }
-        }
-        return "";
+    /** @return the server's {@code run_id}s ({@link RedisClients#runId}): another one means a restart */
+    static String runId(UnifiedJedis redis) {
+        return RedisClients.runId(redis);
     }
 
     /**
@@ -31,7 +21,7 @@ final class Calls {
      * the idle connections and runs it once more on a fresh one. A timeout is not retried: it spent its budget,
      * so one call never takes longer than twice connectTimeout plus socketTimeout.
      */
-    static <T> T retryOnce(JedisPooled redis, Runnable onBroken, Supplier<T> command) {
+    static <T> T retryOnce(UnifiedJedis redis, Runnable onBroken, Supplier<T> command) {
         try {
             return command.get();
         } catch (JedisConnectionException e) {
@@ -39,7 +29,7 @@ final class Calls {
                 throw e;
             }
             onBroken.run();
-            redis.getPool().clear();
+            RedisClients.clearIdle(redis);
             try {
                 return command.get();
             } catch (JedisException again) {

@@ -1,5 +1,6 @@
 package org.lockspi.redis.internal;
 
+import java.util.function.Supplier;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -10,7 +11,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * One connection that stays subscribed to a channel nobody publishes on, so that its thread is always reading:
  * when the server closes its connections (it stops, restarts, or kills clients) the read ends at once, and
  * {@code onDrop} runs, long before the next renewal would have noticed. It sees nothing of a silent partition
- * (no packet arrives); the renewals cover that. After a drop it reconnects with a back-off from {@code first}
+ * (no packet arrives); the renewals cover that. The address is asked again at each connection (the current
+ * master of a Sentinel deployment). After a drop it reconnects with a back-off from {@code first}
  * doubling to {@code max}, until closed.
  *
  * <p>Threads: one daemon thread of its own; {@code onDrop} runs on it and must not block for long.
@@ -18,7 +20,7 @@ import redis.clients.jedis.exceptions.JedisException;
 final class ConnectionWatch implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ConnectionWatch.class.getName());
 
-    private final HostAndPort address;
+    private final Supplier<HostAndPort> address;
     private final DefaultJedisClientConfig config;
     private final String channel;
     private final long firstMillis;
@@ -29,7 +31,7 @@ final class ConnectionWatch implements AutoCloseable {
     private Jedis current; // guarded by lock
     private boolean closed; // guarded by lock
 
-    ConnectionWatch(HostAndPort address, DefaultJedisClientConfig config, String channel,
+    ConnectionWatch(Supplier<HostAndPort> address, DefaultJedisClientConfig config, String channel,
                     java.time.Duration first, java.time.Duration max, Runnable onDrop) {
         this.address = address;
         this.config = config;
@@ -37,7 +39,7 @@ final class ConnectionWatch implements AutoCloseable {
         this.firstMillis = Math.max(1, first.toMillis());
         this.maxMillis = Math.max(firstMillis, max.toMillis());
         this.onDrop = onDrop;
-        this.thread = new Thread(this::run, "lockspi-redis-watch-" + address);
+        this.thread = new Thread(this::run, "lockspi-redis-watch-" + address.get());
         thread.setDaemon(true);
         thread.start();
     }
@@ -48,7 +50,7 @@ final class ConnectionWatch implements AutoCloseable {
             boolean[] subscribed = {false};
             Jedis jedis = null;
             try {
-                Jedis connecting = new Jedis(address, config); // connects here
+                Jedis connecting = new Jedis(address.get(), config); // connects here; follows a failover
                 synchronized (lock) {
                     current = connecting;
                     if (closed) {
@@ -70,7 +72,7 @@ final class ConnectionWatch implements AutoCloseable {
                     }
                 }, channel);
             } catch (JedisException | IllegalStateException e) {
-                LOG.log(System.Logger.Level.DEBUG, () -> "watch connection to " + address + " ended", e);
+                LOG.log(System.Logger.Level.DEBUG, () -> "watch connection to " + address.get() + " ended", e);
             } finally {
                 if (jedis != null) {
                     jedis.close();

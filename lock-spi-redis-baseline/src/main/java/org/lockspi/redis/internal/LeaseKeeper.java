@@ -10,8 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.lockspi.spi.BackendEvents;
 import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -30,7 +29,7 @@ final class LeaseKeeper {
 
     private final RedisSettings settings;
     private final BackendEvents events;
-    private final JedisPooled redis;
+    private final UnifiedJedis redis;
     private final String leaseArg;
     private final Set<RedisLease> live = ConcurrentHashMap.newKeySet();
     private final ScheduledThreadPoolExecutor watchdog;
@@ -43,13 +42,13 @@ final class LeaseKeeper {
     private volatile long probeDelay;
     /** The run_id the server reported last: another one means it restarted. */
     private volatile String runId;
-    private final ConnectionWatch watch;
+    private final List<ConnectionWatch> watches = new ArrayList<>();
 
     private final Object state = new Object();
     private volatile boolean closed; // written under state
     private boolean suspended; // guarded by state
 
-    LeaseKeeper(RedisSettings settings, BackendEvents events, JedisPooled redis, DefaultJedisClientConfig config,
+    LeaseKeeper(RedisSettings settings, BackendEvents events, UnifiedJedis redis, DefaultJedisClientConfig config,
                 String runId) {
         this.settings = settings;
         this.events = events;
@@ -61,8 +60,10 @@ final class LeaseKeeper {
         this.expiry = daemon("lockspi-redis-expiry-" + settings.address());
         long interval = settings.renewInterval().toNanos();
         watchdog.scheduleWithFixedDelay(this::renewAll, interval, interval, TimeUnit.NANOSECONDS);
-        this.watch = new ConnectionWatch(new HostAndPort(settings.host(), settings.port()), config,
-                settings.keyPrefix() + "watch", settings.retryInitial(), settings.retryMax(), this::connectionDropped);
+        for (var target : RedisClients.watchTargets(settings, redis)) {
+            watches.add(new ConnectionWatch(target, config, settings.keyPrefix() + "watch", settings.retryInitial(),
+                    settings.retryMax(), this::connectionDropped));
+        }
     }
 
     private static ScheduledThreadPoolExecutor daemon(String name) {
@@ -222,7 +223,7 @@ final class LeaseKeeper {
         if (closed) {
             return;
         }
-        redis.getPool().clear(); // idle connections to a stopped server are broken too
+        RedisClients.clearIdle(redis); // idle connections to a stopped server are broken too
         suspend();
         renewSoon();
     }
@@ -283,7 +284,7 @@ final class LeaseKeeper {
             }
             closed = true;
         }
-        watch.close();
+        watches.forEach(ConnectionWatch::close);
         expiry.shutdownNow();
         watchdog.shutdownNow();
         try {

@@ -19,11 +19,8 @@ import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.Deadline;
 import org.lockspi.spi.LockBackend;
 import org.lockspi.spi.LockKind;
-import redis.clients.jedis.ClientSetInfoConfig;
-import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -37,7 +34,7 @@ public final class RedisBackend implements LockBackend {
     private static final System.Logger LOG = System.getLogger(RedisBackend.class.getName());
 
     private final RedisSettings settings;
-    private final JedisPooled redis;
+    private final UnifiedJedis redis;
     private final String clientId = UUID.randomUUID().toString();
     private final AtomicLong sequence = new AtomicLong();
     /** Acquisitions under way, so that close() can remove their waiter marks. */
@@ -61,7 +58,7 @@ public final class RedisBackend implements LockBackend {
     private volatile boolean closed; // written under state
     private volatile boolean poolClosed; // written under the write lock of inFlight
 
-    private RedisBackend(RedisSettings settings, BackendEvents events, JedisPooled redis, String runId,
+    private RedisBackend(RedisSettings settings, BackendEvents events, UnifiedJedis redis, String runId,
                          DefaultJedisClientConfig config) {
         this.settings = settings;
         this.redis = redis;
@@ -82,32 +79,17 @@ public final class RedisBackend implements LockBackend {
      * @throws LockConnectionException if the server does not answer within the connect timeout
      */
     public static RedisBackend open(RedisSettings settings, BackendEvents events) {
-        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis(millis(settings.connectTimeout()))
-                .socketTimeoutMillis(millis(settings.socketTimeout()))
-                .database(settings.database())
-                .ssl(settings.ssl())
-                .clientName("lockspi")
-                .clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
-        if (settings.user() != null) {
-            config.user(settings.user());
+        DefaultJedisClientConfig clientConfig = RedisClients.dataConfig(settings);
+        UnifiedJedis redis;
+        try {
+            redis = RedisClients.open(settings, clientConfig);
+        } catch (JedisException e) {
+            throw new LockConnectionException("cannot reach " + settings + " within connectTimeout "
+                    + settings.connectTimeout() + ": " + e.getMessage(), e);
         }
-        if (settings.password() != null) {
-            config.password(settings.password());
-        }
-        ConnectionPoolConfig pool = new ConnectionPoolConfig();
-        pool.setMaxTotal(settings.poolSize());
-        pool.setMaxIdle(settings.poolSize());
-        pool.setMinIdle(0);
-        pool.setBlockWhenExhausted(true);
-        pool.setMaxWait(settings.connectTimeout());
-        pool.setJmxEnabled(false);
-        pool.setTestWhileIdle(false);
-        DefaultJedisClientConfig clientConfig = config.build();
-        JedisPooled redis = new JedisPooled(new HostAndPort(settings.host(), settings.port()), clientConfig, pool);
         String runId;
         try {
-            redis.ping();
+            RedisClients.ping(redis);
             runId = Calls.runId(redis);
         } catch (JedisException | IllegalStateException e) {
             LockConnectionException failure = new LockConnectionException("cannot reach " + settings
@@ -120,10 +102,6 @@ public final class RedisBackend implements LockBackend {
             throw failure;
         }
         return new RedisBackend(settings, events, redis, runId, clientConfig);
-    }
-
-    private static int millis(Duration d) {
-        return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
     }
 
     // ---- acquire --------------------------------------------------------------------------------------------
@@ -271,7 +249,7 @@ public final class RedisBackend implements LockBackend {
                     // A pooled connection broken by a restart: the script may or may not have run. Clear what
                     // it may have left, then try once more on a fresh connection.
                     keeper.failed(); // the connection was lost: uncertain until this answer restores it
-                    redis.getPool().clear();
+                    RedisClients.clearIdle(redis);
                     attempt.abandon();
                     sentAt = System.nanoTime();
                     server = keeper.runId();

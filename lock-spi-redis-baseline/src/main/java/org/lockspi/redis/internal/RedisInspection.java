@@ -5,14 +5,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.lockspi.LockInfo;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.ScanIteration;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
 /**
  * Reads a lock's keys for {@code LockService.inspect} and {@code list} ({@link RedisKeys}): the holders from the
  * exclusive key and the reader and permit sets (live members only) in one script, the waiters by counting the
- * waiter keys with {@code SCAN} (never {@code KEYS}). Reads only.
+ * waiter keys with {@code SCAN} (on every master of a cluster) (never {@code KEYS}). Reads only.
  */
 final class RedisInspection {
     private static final int SCAN_COUNT = 1000;
@@ -20,7 +22,7 @@ final class RedisInspection {
     private RedisInspection() {
     }
 
-    static LockInfo inspect(JedisPooled redis, String prefix, String clientId, String name) {
+    static LockInfo inspect(UnifiedJedis redis, String prefix, String clientId, String name) {
         RedisKeys keys = new RedisKeys(prefix, name);
         List<?> reply = (List<?>) redis.eval(Scripts.INSPECT, List.of(keys.lock, keys.readers, keys.permits),
                 List.of());
@@ -49,7 +51,7 @@ final class RedisInspection {
     }
 
     /** Names with a holder or a waiter key whose name starts with {@code namePrefix}. */
-    static List<String> list(JedisPooled redis, String prefix, String namePrefix) {
+    static List<String> list(UnifiedJedis redis, String prefix, String namePrefix) {
         String start = prefix + "{";
         Set<String> names = new HashSet<>();
         for (String key : scan(redis, glob(start + namePrefix) + "*")) {
@@ -65,8 +67,16 @@ final class RedisInspection {
         return List.copyOf(names);
     }
 
-    private static Set<String> scan(JedisPooled redis, String match) {
+    private static Set<String> scan(UnifiedJedis redis, String match) {
         Set<String> keys = new HashSet<>();
+        if (redis instanceof JedisCluster) {
+            // SCAN is per node in a cluster: every master's keyspace
+            ScanIteration scan = redis.scanIteration(SCAN_COUNT, match);
+            while (!scan.isIterationCompleted()) {
+                keys.addAll(scan.nextBatch().getResult());
+            }
+            return keys;
+        }
         ScanParams params = new ScanParams().match(match).count(SCAN_COUNT);
         String cursor = ScanParams.SCAN_POINTER_START;
         do {

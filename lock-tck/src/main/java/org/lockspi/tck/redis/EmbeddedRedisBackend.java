@@ -1,6 +1,5 @@
 package org.lockspi.tck.redis;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -64,23 +63,8 @@ public final class EmbeddedRedisBackend implements TckBackend {
      * @throws UncheckedIOException if the server cannot be started
      */
     public static EmbeddedRedisBackend start() {
-        String chosen = System.getProperty(EXECUTABLE_PROPERTY);
-        try {
-            if (chosen == null || chosen.isBlank()) {
-                return start(ExecutableProvider.newJarResourceProvider(), "embedded-redis jar");
-            }
-            if (chosen.strip().equals("PATH")) {
-                return start(ExecutableProvider.newExecutableInPath("redis-server"), "redis-server on the PATH");
-            }
-            File file = new File(chosen.strip());
-            if (!file.canExecute()) {
-                throw new IllegalArgumentException(EXECUTABLE_PROPERTY + " names no executable file: " + file);
-            }
-            return start(() -> file, file.toString());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot find the redis-server executable (" + EXECUTABLE_PROPERTY + "="
-                    + chosen + ")", e);
-        }
+        RedisBinary binary = RedisBinary.chosen();
+        return start(binary.provider(), binary.description());
     }
 
     private static EmbeddedRedisBackend start(ExecutableProvider executable, String binary) {

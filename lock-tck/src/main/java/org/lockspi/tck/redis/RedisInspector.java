@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -25,16 +26,24 @@ public final class RedisInspector {
     /** The provider's default key prefix, which this layout assumes: {@value}. */
     public static final String KEY_PREFIX = "lockspi:";
 
-    private final String host;
-    private final int port;
+    /** Where a key lives: one server, the current master of a Sentinel deployment, the node of a key's slot. */
+    private final Function<String, HostAndPort> nodeOf;
 
     /**
      * @param host the server's host
      * @param port the server's port
      */
     public RedisInspector(String host, int port) {
-        this.host = Objects.requireNonNull(host, "host");
-        this.port = port;
+        HostAndPort address = new HostAndPort(Objects.requireNonNull(host, "host"), port);
+        this.nodeOf = key -> address;
+    }
+
+    /**
+     * @param nodeOf the server that holds a key (for a cluster, the master of its slot), asked at each call; the
+     *               key is {@code ""} for calls about no key
+     */
+    public RedisInspector(Function<String, HostAndPort> nodeOf) {
+        this.nodeOf = Objects.requireNonNull(nodeOf, "nodeOf");
     }
 
     /**
@@ -45,8 +54,8 @@ public final class RedisInspector {
         return KEY_PREFIX + "{" + Objects.requireNonNull(lockName, "lockName") + "}";
     }
 
-    Jedis connect() {
-        return new Jedis(new HostAndPort(host, port), DefaultJedisClientConfig.builder()
+    Jedis connect(String key) {
+        return new Jedis(nodeOf.apply(key), DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis(5000).socketTimeoutMillis(5000)
                 .clientSetInfoConfig(ClientSetInfoConfig.DISABLED).build());
     }
@@ -58,7 +67,7 @@ public final class RedisInspector {
     public List<String> residue(String lockName) {
         String base = baseKey(lockName);
         List<String> keys = new ArrayList<>();
-        try (Jedis jedis = connect()) {
+        try (Jedis jedis = connect(base)) {
             for (String key : jedis.keys(base.replaceAll("([*?\\[\\]\\\\])", "\\\\$1") + "*")) {
                 if (!key.equals(base + ":fence")) {
                     keys.add(key);
@@ -77,19 +86,19 @@ public final class RedisInspector {
      */
     public void forceLoss(String lockName) {
         String base = baseKey(lockName);
-        try (Jedis jedis = connect()) {
+        try (Jedis jedis = connect(base)) {
             jedis.del(base, base + ":read", base + ":sem");
         }
     }
 
     /**
-     * Runs one command.
+     * Runs one command, on the server of its first argument's key.
      *
      * @param command the command and its arguments, e.g. {@code "GET", "lockspi:{orders}"}
      * @return the reply as Jedis decodes it (byte arrays for bulk strings)
      */
     public Object command(String... command) {
-        try (Jedis jedis = connect()) {
+        try (Jedis jedis = connect(command.length > 1 ? command[1] : "")) {
             return jedis.sendCommand(() -> SafeEncoder.encode(command[0]),
                     Arrays.copyOfRange(command, 1, command.length));
         }
@@ -100,7 +109,7 @@ public final class RedisInspector {
      * @return its value, or {@code "?"}
      */
     public String info(String field) {
-        try (Jedis jedis = connect()) {
+        try (Jedis jedis = connect("")) {
             for (String line : jedis.info("server").split("\r?\n")) {
                 if (line.startsWith(field + ":")) {
                     return line.substring(field.length() + 1).strip();
