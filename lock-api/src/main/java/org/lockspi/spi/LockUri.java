@@ -25,13 +25,16 @@ import java.util.regex.Pattern;
  * {@code '/'} of the path is dropped; empty path segments are refused, and so is an {@code '@'} anywhere but at
  * the end of the user info (a password with an unencoded {@code '/'}, {@code '?'}, {@code '#'} or {@code '@'}).
  *
- * <p>Credentials never leave this object by accident: {@link #toString()} masks the password, and every
- * exception message built here uses that form.
+ * <p>Credentials never leave this object by accident: {@link #toString()} masks the password and the value of
+ * every {@linkplain #isSecretParameter(String) secret parameter} (a name ending in {@code password}, such as
+ * {@code trustStorePassword}), and every exception message built here uses that form.
  */
 public final class LockUri {
     private static final Pattern SHAPE = Pattern.compile(
             "([A-Za-z][A-Za-z0-9+.-]*)://(?:([^@/?#]*)@)?([^/?#]*)(/[^?#]*)?(?:\\?([^#]*))?");
     private static final Pattern HOST = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9._-]+)(?::(\\d{1,5}))?");
+    /** A secret parameter's value in raw text: after {@code ?} or {@code &}, a name ending in "password". */
+    private static final Pattern SECRET_PARAMETER = Pattern.compile("(?i)([?&][^=&#?]*password=)[^&#]*");
     private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
 
     private final String scheme;
@@ -275,7 +278,21 @@ public final class LockUri {
                 + "' in lock URI: " + this);
     }
 
-    /** @return the URI with the password replaced by {@code ***}; safe for logs and messages */
+    /**
+     * Whether a parameter's value is a secret, masked like the password: its name ends with {@code password} in any
+     * case ({@code trustStorePassword}, {@code keyStorePassword}, ...), whether the provider knows it or not.
+     *
+     * @param name a parameter name
+     * @return true if its value is never shown
+     */
+    public static boolean isSecretParameter(String name) {
+        return name.toLowerCase(Locale.ROOT).endsWith("password");
+    }
+
+    /**
+     * @return the URI with the password and the values of secret parameters replaced by {@code ***}; safe for logs
+     *         and messages
+     */
     @Override
     public String toString() {
         StringBuilder b = new StringBuilder(scheme).append("://");
@@ -291,7 +308,7 @@ public final class LockUri {
         b.append(hostList()).append(path);
         if (!parameters.isEmpty()) {
             b.append('?');
-            parameters.forEach((k, v) -> b.append(k).append('=').append(v).append('&'));
+            parameters.forEach((k, v) -> b.append(k).append('=').append(isSecretParameter(k) ? "***" : v).append('&'));
             b.setLength(b.length() - 1);
         }
         return b.toString();
@@ -312,8 +329,15 @@ public final class LockUri {
         return Objects.hash(scheme, user, hosts, path, parameters);
     }
 
-    /** The raw text with anything between "://" and '@' masked, for messages about text that did not parse. */
+    /**
+     * The raw text with anything between "://" and '@' masked, and the values of secret parameters, for messages
+     * about text that did not parse.
+     */
     private static String maskRaw(String uri) {
+        return maskUserInfo(SECRET_PARAMETER.matcher(uri).replaceAll("$1***"));
+    }
+
+    private static String maskUserInfo(String uri) {
         int at = uri.lastIndexOf('@');
         if (at < 0) {
             return uri;

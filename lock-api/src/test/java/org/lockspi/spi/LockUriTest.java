@@ -53,6 +53,32 @@ class LockUriTest {
     }
 
     @Test
+    void secretParametersAreMasked() {
+        LockUri u = LockUri.parse("zookeeper://h:2181/app?tls=true&trustStore=/t.p12&trustStorePassword=s3cret"
+                + "&KEYSTOREPASSWORD=k3y&password=p4ss&passwordless=x");
+        assertEquals("s3cret", u.parameter("trustStorePassword").orElseThrow());
+        assertEquals("zookeeper://h:2181/app?tls=true&trustStore=/t.p12&trustStorePassword=***"
+                + "&KEYSTOREPASSWORD=***&password=***&passwordless=x", u.toString());
+        assertTrue(LockUri.isSecretParameter("keyStorePassword"));
+        assertFalse(LockUri.isSecretParameter("passwordFile"));
+        assertFalse(u.withoutParameter("tls").toString().contains("s3cret"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "zookeeper://h/a//b?trustStorePassword=s3cret",            // empty path segment
+            "zookeeper://h?trustStorePassword=s3cret&trustStorePassword=s3cret", // given twice
+            "zookeeper://h?a=%zz&keyStorePassword=s3cret",              // bad escape elsewhere
+            "zookeeper://h?keyStorePassword=s3c%zzret",                 // bad escape in the secret
+            "zookeeper://h:0?keyStorePassword=s3cret",                  // port
+            "zookeeper://h?x&TRUSTSTOREPASSWORD=s3cret",                // bare parameter
+    })
+    void secretParametersNeverInMessages(String uri) {
+        IllegalArgumentException e = malformed(uri);
+        assertFalse(e.getMessage().contains("s3c"), e.getMessage());
+    }
+
+    @Test
     void percentDecoding() {
         LockUri u = LockUri.parse("redis://b%C3%B6b:p%40ss%3Aw%2Fo%3Frd%25@cache?label=a%20b%26c");
         assertEquals(Optional.of("b\u00f6b"), u.user());
