@@ -23,6 +23,7 @@ import org.lockspi.LockService;
 import org.lockspi.Locks;
 import org.lockspi.ProviderSelectionException;
 import org.lockspi.spi.LockProvider;
+import org.lockspi.spi.LockUri;
 
 /** §1 Discovery and selection: the provider is found by {@link java.util.ServiceLoader} and chosen by the rules. */
 public interface DiscoveryContracts extends TckContext {
@@ -203,8 +204,28 @@ public interface DiscoveryContracts extends TckContext {
                 () -> Locks.open(uri.replace("@", "@bad host,"), provider()).close());
         assertNoSecret(malformed, secret);
 
+        // A parameter named *password (any case) is a secret too: unknown to the provider, in a malformed URI, or
+        // declared by it (alone it may be refused or accepted; either way its value never shows).
+        RuntimeException unknownSecret = assertThrows(IllegalArgumentException.class,
+                () -> Locks.open(withParameter(clientUri(), "tckPassword=" + secret), provider()).close());
+        assertNames(unknownSecret, "tckPassword");
+        assertNoSecret(unknownSecret, secret);
+        RuntimeException malformedSecret = assertThrows(IllegalArgumentException.class,
+                () -> Locks.open(withParameter(clientUri(), "bare&tckPassword=" + secret), provider()).close());
+        assertNoSecret(malformedSecret, secret);
+        for (String parameter : provider().parameters()) {
+            if (LockUri.isSecretParameter(parameter)) {
+                assertSecretNeverShown(withParameter(uri, parameter + "=" + secret), secret);
+            }
+        }
+
         // An unreachable server with credentials is §15.2, among the failure contracts.
         // The server may or may not accept these credentials; either way they must not leak.
+        assertSecretNeverShown(uri, secret);
+    }
+
+    /** Opens {@code uri}: refused or accepted, the secret shows neither in the exception nor in toString(). */
+    private void assertSecretNeverShown(String uri, String secret) {
         LockService service;
         try {
             service = Locks.open(uri, provider());
