@@ -15,6 +15,8 @@ import static org.lockspi.tck.internal.Checks.throwsWithin;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,6 +48,7 @@ import org.lockspi.LockService;
 import org.lockspi.LockTimeoutException;
 import org.lockspi.Locks;
 import org.lockspi.spi.LockProvider;
+import org.lockspi.tck.process.ChildJvm;
 
 /**
  * ACLs and TLS of a ZooKeeper provider, on real servers: an {@link EmbeddedZooKeeperBackend} for the ACLs and a
@@ -309,6 +312,43 @@ public abstract class ZooKeeperSecurityTck {
                         + "?tls=true&keyStorePassword=" + secret, provider()).close());
         assertNames(passwordAlone, "keyStore");
         assertNoSecret(passwordAlone, secret);
+    }
+
+    // ---- secrets in logs -----------------------------------------------------------------------------------
+
+    @Test
+    @DisplayName("no password in the logs: credentials and store passwords, with every logger at debug")
+    void noSecretInLogs() throws IOException {
+        String credentials = ALICE + ":" + alicePassword;
+        String uri = tls.uri().replace("zookeeper://", "zookeeper://" + credentials + "@") + "?" + tls.tlsParameters()
+                + "&connectTimeout=10s";
+        String wrong = "Wr0ngLog" + run;
+        String refused = uri.replace("trustStorePassword=" + tls.storePassword(), "trustStorePassword=" + wrong);
+        Path log = Files.createTempFile("lockspi-secret-probe-", ".log");
+        try {
+            try (ChildJvm child = ChildJvm.start(SecretProbeMain.class, log.toString(), provider().name(), uri,
+                    refused)) {
+                String end = child.awaitLine(Duration.ofSeconds(50), "DONE", "ERROR ");
+                assertEquals("DONE", end, () -> "the probe failed: " + end + "\n" + tail(log));
+            }
+            String text = Files.readString(log, StandardCharsets.UTF_8);
+            assertTrue(text.contains("DEBUG") && text.contains("service: ") && text.contains("lease: ")
+                    && text.contains("IllegalArgumentException"), () -> "the probe logged at debug: " + tail(log));
+            for (String secret : List.of(alicePassword, tls.storePassword(), wrong)) {
+                assertFalse(text.contains(secret), () -> "a password appears in the log:\n" + text);
+            }
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
+    private static String tail(Path log) {
+        try {
+            String text = Files.readString(log, StandardCharsets.UTF_8);
+            return text.substring(Math.max(0, text.length() - 4000));
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
     }
 
     // ---- helpers -------------------------------------------------------------------------------------------
