@@ -65,6 +65,9 @@ import org.lockspi.tck.process.ChildJvm;
  *       {@link LockException} that names the refusal ({@code NOAUTH}), never a timeout and never a lease. Waiting
  *       would be wrong: the refusal is not going away when the holder releases.</li>
  *   <li>Services with the same credentials exclude each other and hand the lock on as without ACLs.</li>
+ *   <li>The credentials go on every new session: after a session expiry the service creates its nodes with the
+ *       same ACL.</li>
+ *   <li>No password reaches the logs of a client JVM whose every logger is at {@code debug}.</li>
  *   <li>TLS is configured per client from the URI: two services with it exclude each other over TLS; a client
  *       without TLS, one that does not trust the server's certificate, and one without a client certificate are
  *       refused ({@link LockConnectionException} within the connect timeout); a store that cannot be read fails
@@ -210,6 +213,30 @@ public abstract class ZooKeeperSecurityTck {
         assertNull(failure[0], () -> "the waiter failed: " + failure[0]);
         assertTrue(next[0].fencingToken() > token, "tokens grow across holders");
         next[0].release();
+    }
+
+    @Test
+    @DisplayName("the credentials go on every new session: after an expiry the same identity still creates its nodes")
+    void credentialsSurviveASessionExpiry() throws Exception {
+        String base = "/tck/acl-expiry-" + run;
+        String credentials = ALICE + ":" + alicePassword;
+        LockService alice = open(uri(credentials, base, "sessionTimeout=4s"));
+        Lease before = alice.nonReentrantMutex("before").acquire(WAIT);
+        CountDownLatch lost = new CountDownLatch(1);
+        before.addListener((lease, previous, current) -> {
+            if (current == LeaseState.LOST) {
+                lost.countDown();
+            }
+        });
+        zk.expireAllSessions(); // the client learns it on reconnecting and opens a new session
+        assertTrue(lost.await(WAIT.toMillis(), TimeUnit.MILLISECONDS), "the session expired: " + before.state());
+        before.release(); // harmless on a lost lease
+        try (Lease after = alice.mutex("after").acquire(WAIT)) {
+            String node = onlyChild(credentials, base + "/after");
+            List<ACL> expected = List.of(new ACL(ZooDefs.Perms.ALL, digestId(ALICE, alicePassword)));
+            withClient(credentials, c -> assertEquals(expected, c.getACL(node, new Stat()), "ACL of " + node));
+            assertEquals(LeaseState.HELD, after.state());
+        }
     }
 
     @Test
