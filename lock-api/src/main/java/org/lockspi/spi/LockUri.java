@@ -26,14 +26,15 @@ import java.util.regex.Pattern;
  * the end of the user info (a password with an unencoded {@code '/'}, {@code '?'}, {@code '#'} or {@code '@'}).
  *
  * <p>Credentials never leave this object by accident: {@link #toString()} masks the password and the value of
- * every {@linkplain #isSecret(String) secret parameter}, and every exception message built here uses that form.
+ * every {@linkplain #isSecretParameter(String) secret parameter} (a name ending in {@code password}, such as
+ * {@code trustStorePassword}), and every exception message built here uses that form.
  */
 public final class LockUri {
     private static final Pattern SHAPE = Pattern.compile(
             "([A-Za-z][A-Za-z0-9+.-]*)://(?:([^@/?#]*)@)?([^/?#]*)(/[^?#]*)?(?:\\?([^#]*))?");
     private static final Pattern HOST = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9._-]+)(?::(\\d{1,5}))?");
-    /** A secret parameter's value in raw text ({@link #isSecret(String)}): group 1 is the part kept. */
-    private static final Pattern SECRET_VALUE = Pattern.compile("(?i)([?&][^=&#?]*password=)[^&#]*");
+    /** A secret parameter's value in raw text: after {@code ?} or {@code &}, a name ending in "password". */
+    private static final Pattern SECRET_PARAMETER = Pattern.compile("(?i)([?&][^=&#?]*password=)[^&#]*");
     private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
 
     private final String scheme;
@@ -278,17 +279,20 @@ public final class LockUri {
     }
 
     /**
-     * Whether a parameter's value is a secret, masked like the password: its name ends in {@code password} in any
-     * case ({@code sentinelPassword}, {@code trustStorePassword}, {@code keyStorePassword}, ...).
+     * Whether a parameter's value is a secret, masked like the password: its name ends with {@code password} in any
+     * case ({@code trustStorePassword}, {@code keyStorePassword}, ...), whether the provider knows it or not.
      *
      * @param name a parameter name
-     * @return whether {@link #toString()} shows its value as {@code ***}
+     * @return true if its value is never shown
      */
-    public static boolean isSecret(String name) {
+    public static boolean isSecretParameter(String name) {
         return name.toLowerCase(Locale.ROOT).endsWith("password");
     }
 
-    /** @return the URI with the password and secret parameter values replaced by {@code ***}; safe for messages */
+    /**
+     * @return the URI with the password and the values of secret parameters replaced by {@code ***}; safe for logs
+     *         and messages
+     */
     @Override
     public String toString() {
         StringBuilder b = new StringBuilder(scheme).append("://");
@@ -304,7 +308,7 @@ public final class LockUri {
         b.append(hostList()).append(path);
         if (!parameters.isEmpty()) {
             b.append('?');
-            parameters.forEach((k, v) -> b.append(k).append('=').append(isSecret(k) ? "***" : v).append('&'));
+            parameters.forEach((k, v) -> b.append(k).append('=').append(isSecretParameter(k) ? "***" : v).append('&'));
             b.setLength(b.length() - 1);
         }
         return b.toString();
@@ -330,21 +334,24 @@ public final class LockUri {
      * about text that did not parse.
      */
     private static String maskRaw(String uri) {
-        String masked = SECRET_VALUE.matcher(uri).replaceAll("$1***");
-        int at = masked.lastIndexOf('@');
+        return maskUserInfo(SECRET_PARAMETER.matcher(uri).replaceAll("$1***"));
+    }
+
+    private static String maskUserInfo(String uri) {
+        int at = uri.lastIndexOf('@');
         if (at < 0) {
-            return masked;
+            return uri;
         }
         // Keep the scheme when it can be told apart; mask everything after it up to the last '@' in any case,
         // also in text too malformed to say where the user info is ("redis:/:pw@h", "redis//:pw@h").
-        int start = masked.indexOf("://");
+        int start = uri.indexOf("://");
         int from = start >= 0 && start < at ? start + 3 : 0;
         if (from == 0) {
-            int colon = masked.indexOf(':');
-            int slash = masked.indexOf('/');
+            int colon = uri.indexOf(':');
+            int slash = uri.indexOf('/');
             from = colon >= 0 && colon < at && (slash < 0 || colon < slash) ? colon + 1 : 0;
         }
-        return masked.substring(0, from) + "***" + masked.substring(at);
+        return uri.substring(0, from) + "***" + uri.substring(at);
     }
 
     private static String decode(String text, String uri) {

@@ -53,20 +53,46 @@ class LockUriTest {
     }
 
     @Test
-    void secretParametersMasked() {
+    void sentinelAndStoreSecretsMasked() {
         LockUri u = LockUri.parse("rediss-sentinel://s1,s2/m?sentinelPassword=s3cret&trustStore=/t.p12"
                 + "&trustStorePassword=tru5t&KEYSTOREPASSWORD=k3y&leaseTime=3s");
         assertEquals("s3cret", u.parameter("sentinelPassword").orElseThrow());
         assertEquals("rediss-sentinel://s1,s2/m?sentinelPassword=***&trustStore=/t.p12&trustStorePassword=***"
                 + "&KEYSTOREPASSWORD=***&leaseTime=3s", u.toString());
-        assertTrue(LockUri.isSecret("keyStorePassword"));
-        assertFalse(LockUri.isSecret("passwordFile"));
+        assertTrue(LockUri.isSecretParameter("keyStorePassword"));
+        assertFalse(LockUri.isSecretParameter("passwordFile"));
         IllegalArgumentException malformed = assertThrows(IllegalArgumentException.class,
                 () -> LockUri.parse("redis://h?keyStorePassword=s3cret&&x=1"));
         assertFalse(malformed.getMessage().contains("s3cret"), malformed.getMessage());
         IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
                 () -> LockUri.parse("redis://h?sentinelPassword=s3cret&sentinelPassword=s3cret"));
         assertFalse(twice.getMessage().contains("s3cret"), twice.getMessage());
+    }
+
+    @Test
+    void secretParametersAreMasked() {
+        LockUri u = LockUri.parse("zookeeper://h:2181/app?tls=true&trustStore=/t.p12&trustStorePassword=s3cret"
+                + "&KEYSTOREPASSWORD=k3y&password=p4ss&passwordless=x");
+        assertEquals("s3cret", u.parameter("trustStorePassword").orElseThrow());
+        assertEquals("zookeeper://h:2181/app?tls=true&trustStore=/t.p12&trustStorePassword=***"
+                + "&KEYSTOREPASSWORD=***&password=***&passwordless=x", u.toString());
+        assertTrue(LockUri.isSecretParameter("keyStorePassword"));
+        assertFalse(LockUri.isSecretParameter("passwordFile"));
+        assertFalse(u.withoutParameter("tls").toString().contains("s3cret"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "zookeeper://h/a//b?trustStorePassword=s3cret",            // empty path segment
+            "zookeeper://h?trustStorePassword=s3cret&trustStorePassword=s3cret", // given twice
+            "zookeeper://h?a=%zz&keyStorePassword=s3cret",              // bad escape elsewhere
+            "zookeeper://h?keyStorePassword=s3c%zzret",                 // bad escape in the secret
+            "zookeeper://h:0?keyStorePassword=s3cret",                  // port
+            "zookeeper://h?x&TRUSTSTOREPASSWORD=s3cret",                // bare parameter
+    })
+    void secretParametersNeverInMessages(String uri) {
+        IllegalArgumentException e = malformed(uri);
+        assertFalse(e.getMessage().contains("s3c"), e.getMessage());
     }
 
     @Test

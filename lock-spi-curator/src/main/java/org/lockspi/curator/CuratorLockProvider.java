@@ -54,8 +54,17 @@ import org.lockspi.spi.LockUri;
  *       <td>how old the last confirmed contact with the server may be before a lease reads UNCERTAIN (a heartbeat
  *       confirms every uncertainAfter/2 while leases are held); past 90 % of the negotiated session timeout it
  *       reads LOST</td></tr>
+ *   <tr><td>{@code acl}</td><td>{@code creator} with a user, {@code open} without</td><td>{@code creator},
+ *       {@code open}</td><td>the ACL of every node the recipes create, parents included (an {@code ACLProvider}):
+ *       {@code CREATOR_ALL_ACL} or {@code OPEN_ACL_UNSAFE}</td></tr>
+ *   <tr><td>{@code tls}, {@code trustStore}, {@code trustStorePassword}, {@code keyStore},
+ *       {@code keyStorePassword}</td><td>false, JVM trust store, none</td><td></td><td>TLS to the servers, on this
+ *       client's own {@code ZKClientConfig} (see {@link org.lockspi.zookeeper.recipe.ZkTls})</td></tr>
  * </table>
- * A user and password in the URI are sent as ZooKeeper {@code digest} authentication.
+ * A user and password in the URI are sent as ZooKeeper {@code digest} authentication; with them, the nodes get
+ * {@code CREATOR_ALL_ACL} unless {@code acl=open}: no other identity can delete a holder's node or acquire past it
+ * (its acquisition fails at once with {@code NOAUTH}). Plain Curator applications with the same credentials keep
+ * sharing the locks.
  *
  * <h2>Connection loss</h2>
  * Curator's {@code SUSPENDED} makes leases UNCERTAIN; {@code LOST} (the session expired, or Curator's default

@@ -1,6 +1,7 @@
 package org.lockspi.curator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -14,17 +15,24 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
 import org.apache.curator.framework.recipes.locks.Lease;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.lockspi.Acquirable;
 import org.lockspi.LockService;
+import org.lockspi.Locks;
 
 /**
  * A plain Curator application (its recipes used directly on absolute paths, no lockspi) and lockspi clients of
@@ -243,6 +251,85 @@ class CuratorInteropTest extends ZkTestSupport {
         assertEquals(1, d.most.get());
         assertEquals(5 * ROUNDS, d.entries.get());
         assertEquals(List.of(), server.residue(name));
+    }
+
+    /**
+     * With credentials: lockspi clients of every ZooKeeper provider create the lock's nodes with
+     * {@code CREATOR_ALL_ACL}, and plain Curator applications authenticated as the same identity (one with Curator's
+     * default ACLs, one with a {@code CREATOR_ALL_ACL} provider of its own) still share the lock with them; a Curator
+     * application of another identity is refused by the server.
+     */
+    @Test
+    void mutexWithCredentialsSharedByAllProvidersAndCuratorApplicationsOfTheSameIdentity() throws Exception {
+        String name = "interop-acl-" + System.nanoTime() + "/mutex";
+        String uri = "zookeeper://alice:s3cret@" + server.address() + BASE + "?sessionTimeout=2s&connectTimeout=2s";
+        List<LockService> clients = new ArrayList<>();
+        for (String provider : List.of("zookeeper-raw", "zkclient", "curator")) {
+            clients.add(closeLater(Locks.open(uri, provider)));
+        }
+        clients.get(0).mutex(name).acquire(Duration.ofSeconds(10)).release(); // creates the parents, locked down
+        CuratorFramework secured = authenticated("alice:s3cret", true);
+        CuratorFramework plain = authenticated("alice:s3cret", false);
+        List<ACL> parentAcl = secured.getACL().forPath(path(name));
+        assertEquals(1, parentAcl.size(), "the lock's parent: " + parentAcl);
+        assertEquals("digest", parentAcl.get(0).getId().getScheme(), "the lock's parent: " + parentAcl);
+        assertEquals(ZooDefs.Perms.ALL, parentAcl.get(0).getPerms(), "the lock's parent: " + parentAcl);
+
+        Detector d = new Detector();
+        List<Round> workers = new ArrayList<>();
+        for (CuratorFramework app : List.of(secured, plain)) {
+            InterProcessMutex mutex = new InterProcessMutex(app, path(name));
+            workers.add(() -> {
+                assertTrue(mutex.acquire(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+                try {
+                    d.enter();
+                    d.exit();
+                } finally {
+                    mutex.release();
+                }
+            });
+        }
+        for (LockService s : clients) {
+            workers.add(() -> {
+                try (org.lockspi.Lease lease = s.mutex(name).acquire(Duration.ofMillis(TIMEOUT_MS))) {
+                    d.enter();
+                    d.exit();
+                }
+            });
+        }
+        runAll(workers);
+        assertEquals(1, d.most.get());
+        assertEquals(5 * ROUNDS, d.entries.get());
+        assertEquals(List.of(), server.residue(name));
+
+        CuratorFramework other = authenticated("mallory:other", false);
+        assertThrows(KeeperException.NoAuthException.class,
+                () -> new InterProcessMutex(other, path(name)).acquire(5, TimeUnit.SECONDS));
+    }
+
+    /** A started plain Curator client with digest credentials; closed after the test. */
+    private CuratorFramework authenticated(String credentials, boolean creatorAcl) throws InterruptedException {
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder().connectString(server.address())
+                .sessionTimeoutMs(3000).connectionTimeoutMs(3000).retryPolicy(new RetryOneTime(100))
+                .authorization("digest", credentials.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        if (creatorAcl) {
+            builder.aclProvider(new ACLProvider() {
+                @Override
+                public List<ACL> getDefaultAcl() {
+                    return ZooDefs.Ids.CREATOR_ALL_ACL;
+                }
+
+                @Override
+                public List<ACL> getAclForPath(String path) {
+                    return ZooDefs.Ids.CREATOR_ALL_ACL;
+                }
+            });
+        }
+        CuratorFramework c = builder.build();
+        apps.add(c);
+        c.start();
+        assertTrue(c.blockUntilConnected(10, TimeUnit.SECONDS));
+        return c;
     }
 
     @Test

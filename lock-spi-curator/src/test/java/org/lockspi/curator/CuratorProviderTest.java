@@ -50,7 +50,8 @@ class CuratorProviderTest extends ZkTestSupport {
         assertEquals(20, p.priority());
         assertEquals(java.util.Set.of("zookeeper"), p.schemes());
         assertEquals(java.util.Set.of("sessionTimeout", "connectTimeout", "retryBaseSleep", "retryMaxRetries",
-                        "uncertainAfter"),
+                        "uncertainAfter", "acl", "tls", "trustStore", "trustStorePassword", "keyStore",
+                        "keyStorePassword"),
                 p.parameters());
         assertTrue(p.features().contains(LockFeature.FENCING_TOKENS));
         assertFalse(p.features().contains(LockFeature.HERD_FREE));

@@ -20,12 +20,19 @@ import org.lockspi.zookeeper.recipe.ZkSettings;
  *       and how long an operation waits for a lost connection to return;</li>
  *   <li>{@code uncertainAfter} (default half the session timeout, more than 0 and less than it): how old the last
  *       confirmed contact with the server may be before a lease reads UNCERTAIN; past 90 % of the negotiated
- *       session timeout it reads LOST (see {@link org.lockspi.zookeeper.recipe.ZkSettings}).</li>
+ *       session timeout it reads LOST (see {@link org.lockspi.zookeeper.recipe.ZkSettings});</li>
+ *   <li>{@code acl} ({@code creator} or {@code open}) and {@code tls}, {@code trustStore},
+ *       {@code trustStorePassword}, {@code keyStore}, {@code keyStorePassword}: the ACL of created nodes and TLS
+ *       to the servers, see {@link org.lockspi.zookeeper.recipe.ZkSettings} and
+ *       {@link org.lockspi.zookeeper.recipe.ZkTls}. ZkClient's own {@code ZkConnection} cannot take a client
+ *       configuration, so this provider builds the ZooKeeper handles itself, each with its own.</li>
  * </ul>
  * {@code release()} and {@code close()} wait at most {@code min(connectTimeout, sessionTimeout/2)} for the server;
  * the node is deleted when the connection returns, or with the session. An unknown host name fails at once.
- * A user and password in the URI are sent as ZooKeeper {@code digest} authentication (again on every new session);
- * nodes are created with open ACLs, as Curator's defaults do.
+ * A user and password in the URI are sent as ZooKeeper {@code digest} authentication (again on every new session),
+ * and the nodes this provider creates (lock nodes and missing parents) then get {@code CREATOR_ALL_ACL}: no other
+ * identity can delete them or acquire past them. Without a user (or with {@code acl=open}) they are open, as
+ * Curator's defaults make them.
  *
  * <p>ZkClient retries every operation until the connection returns, without bound by default; this provider
  * makes each call once and lets the lock recipe wait for the connection, never past the caller's deadline. Node
@@ -46,7 +53,6 @@ public final class ZkClientLockProvider extends ZkRecipeProvider {
 
     @Override
     protected ZkOps connect(ZkSettings settings) {
-        return ZkClientOps.connect(settings.hosts(), settings.sessionTimeout(), settings.connectTimeout(),
-                settings.digest().orElse(null));
+        return ZkClientOps.connect(settings);
     }
 }

@@ -2,13 +2,19 @@ package org.lockspi.curator.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
 import org.lockspi.spi.LockUri;
 import org.lockspi.zookeeper.recipe.ZkSettings;
+import org.lockspi.zookeeper.recipe.ZkTls;
 
 /** The client settings a {@code zookeeper://} URI carries, checked and defaulted. */
 public final class Settings {
@@ -24,9 +30,9 @@ public final class Settings {
     /** How old the last confirmed contact may be before a lease reads UNCERTAIN; shared with the recipe. */
     public static final String UNCERTAIN_AFTER = ZkSettings.UNCERTAIN_AFTER;
 
-    /** Every parameter the provider accepts. */
-    public static final Set<String> PARAMETERS =
-            Set.of(SESSION_TIMEOUT, CONNECT_TIMEOUT, RETRY_BASE_SLEEP, RETRY_MAX_RETRIES, UNCERTAIN_AFTER);
+    /** Every parameter the provider accepts, the recipe's security parameters ({@code acl}, TLS) among them. */
+    public static final Set<String> PARAMETERS = ZkSettings.parameters(
+            SESSION_TIMEOUT, CONNECT_TIMEOUT, RETRY_BASE_SLEEP, RETRY_MAX_RETRIES, UNCERTAIN_AFTER);
 
     static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(30);
     static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(15);
@@ -39,6 +45,9 @@ public final class Settings {
     final Duration retryBaseSleep;
     final int retryMaxRetries;
     final Duration uncertainAfter;
+    /** The ACL of every node the recipes create, as the recipe providers read it. */
+    final List<ACL> acl;
+    final Optional<ZkTls> tls;
 
     private Settings(LockUri uri) {
         this.uri = uri;
@@ -51,6 +60,8 @@ public final class Settings {
         // ExponentialBackoffRetry caps its retries at 29
         this.retryMaxRetries = uri.integer(RETRY_MAX_RETRIES, DEFAULT_RETRY_MAX_RETRIES, 0, 29);
         this.uncertainAfter = ZkSettings.uncertainAfter(uri, sessionTimeout);
+        this.acl = ZkSettings.acl(uri);
+        this.tls = ZkTls.of(uri);
     }
 
     /**
@@ -83,6 +94,11 @@ public final class Settings {
             String credentials = uri.user().get() + ":" + uri.password().orElse("");
             builder.authorization("digest", credentials.getBytes(StandardCharsets.UTF_8));
         }
+        if (!acl.equals(ZooDefs.Ids.OPEN_ACL_UNSAFE)) { // Curator's default provider gives open ACLs
+            builder.aclProvider(new FixedAcl(acl));
+        }
+        // TLS on this client's handles only (SettledCreateZooKeeper takes the configuration); without it, as before
+        tls.ifPresent(t -> builder.zkClientConfig(ZkSettings.clientConfig(tls)));
         return builder.build();
     }
 
@@ -94,6 +110,22 @@ public final class Settings {
     /** @return the lock names' base path: the URI's path, or the root */
     String basePath() {
         return uri.path().isEmpty() ? "/" : uri.path();
+    }
+
+    /**
+     * One ACL for every path: lock and lease nodes, and the parents Curator creates for them
+     * ({@code creatingParentContainersIfNeeded} asks the provider for each).
+     */
+    private record FixedAcl(List<ACL> acl) implements ACLProvider {
+        @Override
+        public List<ACL> getDefaultAcl() {
+            return acl;
+        }
+
+        @Override
+        public List<ACL> getAclForPath(String path) {
+            return acl;
+        }
     }
 
     private static int toIntMillis(Duration d) {

@@ -8,6 +8,7 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.admin.ZooKeeperAdmin;
+import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 
@@ -21,12 +22,31 @@ import org.apache.zookeeper.data.Stat;
 @SuppressWarnings("try") // ZooKeeper.close() declares InterruptedException; not ours to change
 final class SettledCreateZooKeeper extends ZooKeeperAdmin {
 
-    /** Makes these handles for Curator. */
-    static final ZookeeperFactory FACTORY = SettledCreateZooKeeper::new;
+    /** Makes these handles for Curator, with the client's {@link ZKClientConfig} when it has one (TLS). */
+    static final ZookeeperFactory FACTORY = new ZookeeperFactory() {
+        @Override
+        public org.apache.zookeeper.ZooKeeper newZooKeeper(String connectString, int sessionTimeout,
+                                                           Watcher watcher, boolean canBeReadOnly) throws IOException {
+            return new SettledCreateZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly);
+        }
+
+        @Override
+        public org.apache.zookeeper.ZooKeeper newZooKeeper(String connectString, int sessionTimeout,
+                                                           Watcher watcher, boolean canBeReadOnly,
+                                                           ZKClientConfig config) throws IOException {
+            return config == null ? newZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly)
+                    : new SettledCreateZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, config);
+        }
+    };
 
     private SettledCreateZooKeeper(String connectString, int sessionTimeout, Watcher watcher, boolean canBeReadOnly)
             throws IOException {
         super(connectString, sessionTimeout, watcher, canBeReadOnly);
+    }
+
+    private SettledCreateZooKeeper(String connectString, int sessionTimeout, Watcher watcher, boolean canBeReadOnly,
+                                   ZKClientConfig config) throws IOException {
+        super(connectString, sessionTimeout, watcher, canBeReadOnly, config);
     }
 
     @Override

@@ -101,7 +101,7 @@ class RedisSettingsTest {
         assertTrue(RedisSettings.PARAMETERS.containsAll(Set.of("sentinelUser", "sentinelPassword", "trustStore",
                 "trustStoreType", "trustStorePassword", "keyStore", "keyStoreType", "keyStorePassword",
                 "verifyHostname")));
-        Set<String> secret = RedisSettings.PARAMETERS.stream().filter(LockUri::isSecret).collect(Collectors.toSet());
+        Set<String> secret = RedisSettings.PARAMETERS.stream().filter(LockUri::isSecretParameter).collect(Collectors.toSet());
         assertEquals(Set.of("sentinelPassword", "trustStorePassword", "keyStorePassword"), secret);
         String message = refused("redis://h?sentinelPassword=s3cretValue");
         assertFalse(message.contains("s3cretValue"), message);

@@ -1,10 +1,10 @@
 package org.lockspi.zkclient.internal;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import org.I0Itec.zkclient.IZkChildListener;
@@ -16,11 +16,15 @@ import org.I0Itec.zkclient.exception.ZkTimeoutException;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.lockspi.LockConnectionException;
 import org.lockspi.zookeeper.recipe.ZkConnectFailures;
 import org.lockspi.zookeeper.recipe.ZkOps;
+import org.lockspi.zookeeper.recipe.ZkSettings;
+import org.lockspi.zookeeper.recipe.ZkTls;
 
 /**
  * {@link ZkOps} on I0Itec ZkClient: its API for every operation, {@link IZkDataListener} and
@@ -39,7 +43,7 @@ public final class ZkClientOps implements ZkOps {
     private static final int CLOSE_WAIT_MILLIS = 5_000;
 
     private final String address;
-    private final String digest;
+    private final List<ACL> acl;
     private final LockZkConnection connection;
     private final LockZkClient client;
     /** Pending one-shot watches by path and callback. */
@@ -52,9 +56,9 @@ public final class ZkClientOps implements ZkOps {
     private boolean expired;       // only on ZkClient's event thread
     private boolean closed;        // guarded by lifecycle
 
-    private ZkClientOps(String address, LockZkConnection connection, LockZkClient client, String digest) {
+    private ZkClientOps(String address, LockZkConnection connection, LockZkClient client, List<ACL> acl) {
         this.address = address;
-        this.digest = digest;
+        this.acl = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(acl)); // not List.copyOf: ZooKeeper asks contains(null)
         this.connection = connection;
         this.client = client;
         for (int i = 0; i < STRIPES; i++) {
@@ -66,7 +70,22 @@ public final class ZkClientOps implements ZkOps {
     }
 
     /**
-     * Opens a ZkClient and waits until it is connected.
+     * Opens a ZkClient as the settings say (credentials, the ACL of created nodes, TLS) and waits until it is
+     * connected.
+     *
+     * @param settings the URI's settings
+     * @return the connected operations
+     * @throws LockConnectionException if not connected within the connect timeout, or interrupted (the interrupt
+     *         flag is kept); no thread of the client is left running then
+     */
+    public static ZkClientOps connect(ZkSettings settings) {
+        return connect(settings.hosts(), settings.sessionTimeout(), settings.connectTimeout(),
+                settings.digest().orElse(null), settings.acl(), settings.tls());
+    }
+
+    /**
+     * Opens a ZkClient without TLS and waits until it is connected; nodes are created with {@code CREATOR_ALL_ACL}
+     * when {@code digest} is given, {@code OPEN_ACL_UNSAFE} otherwise (the defaults of {@link ZkSettings#ACL}).
      *
      * @param hosts          the ZooKeeper connect string, {@code host:port,...}
      * @param sessionTimeout the session timeout to ask for
@@ -78,8 +97,16 @@ public final class ZkClientOps implements ZkOps {
      */
     public static ZkClientOps connect(String hosts, Duration sessionTimeout, Duration connectTimeout,
                                       String digest) {
+        return connect(hosts, sessionTimeout, connectTimeout, digest,
+                digest == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE : ZooDefs.Ids.CREATOR_ALL_ACL, Optional.empty());
+    }
+
+    private static ZkClientOps connect(String hosts, Duration sessionTimeout, Duration connectTimeout,
+                                       String digest, List<ACL> acl, Optional<ZkTls> tls) {
         Objects.requireNonNull(hosts, "hosts");
-        LockZkConnection connection = new LockZkConnection(hosts, saturatedMillis(sessionTimeout));
+        // digest credentials go on every handle as it is built, also after a session expiry
+        LockZkConnection connection = new LockZkConnection(hosts, saturatedMillis(sessionTimeout),
+                () -> ZkSettings.clientConfig(tls), digest);
         LockZkClient client;
         try {
             client = new LockZkClient(connection, saturatedMillis(connectTimeout));
@@ -94,17 +121,7 @@ public final class ZkClientOps implements ZkOps {
             closeQuietly(connection, e);
             throw new LockConnectionException("cannot connect to ZooKeeper at " + hosts + ": " + e.getMessage(), e);
         }
-        ZkClientOps ops = new ZkClientOps(hosts, connection, client, digest);
-        ops.authenticate();
-        return ops;
-    }
-
-    /** Adds the digest credentials to the current handle (ZkClient forgets them when it replaces the handle). */
-    private void authenticate() {
-        ZooKeeper zk = client.zooKeeper();
-        if (digest != null && zk != null) {
-            zk.addAuthInfo("digest", digest.getBytes(StandardCharsets.UTF_8));
-        }
+        return new ZkClientOps(hosts, connection, client, acl);
     }
 
     private static int saturatedMillis(Duration d) {
@@ -144,10 +161,10 @@ public final class ZkClientOps implements ZkOps {
     private Node create(String pathOrPrefix, CreateMode mode) throws KeeperException, InterruptedException {
         String path;
         try {
-            path = call(() -> client.create(pathOrPrefix, NO_DATA, mode));
+            path = call(() -> client.create(pathOrPrefix, NO_DATA, acl, mode));
         } catch (KeeperException.NoNodeException e) {
             createContainers(parentOf(pathOrPrefix));
-            path = call(() -> client.create(pathOrPrefix, NO_DATA, mode));
+            path = call(() -> client.create(pathOrPrefix, NO_DATA, acl, mode));
         }
         // ZkClient's create gives the path only; the czxid comes from the node's stat
         String created = path;
@@ -161,13 +178,13 @@ public final class ZkClientOps implements ZkOps {
             return;
         }
         try {
-            call(() -> client.create(path, NO_DATA, CreateMode.CONTAINER));
+            call(() -> client.create(path, NO_DATA, acl, CreateMode.CONTAINER));
         } catch (KeeperException.NodeExistsException e) {
             // made meanwhile
         } catch (KeeperException.NoNodeException e) {
             createContainers(parentOf(path));
             try {
-                call(() -> client.create(path, NO_DATA, CreateMode.CONTAINER));
+                call(() -> client.create(path, NO_DATA, acl, CreateMode.CONTAINER));
             } catch (KeeperException.NodeExistsException again) {
                 // made meanwhile
             }
@@ -544,8 +561,8 @@ public final class ZkClientOps implements ZkOps {
 
         @Override
         public void handleNewSession() {
-            // ZkClient made a new handle; the SyncConnected that follows reports the session to the recipe
-            authenticate();
+            // ZkClient made a new handle (LockZkConnection gave it the credentials); the SyncConnected that
+            // follows reports the session to the recipe
         }
 
         @Override

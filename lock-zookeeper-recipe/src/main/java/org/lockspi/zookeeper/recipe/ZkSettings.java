@@ -2,9 +2,14 @@ package org.lockspi.zookeeper.recipe;
 
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.PathUtils;
+import org.apache.zookeeper.data.ACL;
 import org.lockspi.LockFeature;
 import org.lockspi.spi.LockUri;
 
@@ -21,10 +26,19 @@ import org.lockspi.spi.LockUri;
  *   <li>{@value #UNCERTAIN_AFTER} (default half the session timeout; more than 0 and less than the session
  *       timeout): how old the last confirmed contact with the server may be before a lease reads
  *       {@code UNCERTAIN}. A lease reads {@code LOST} once the last confirmed contact is older than
- *       {@value ZkContact#DRIFT_MARGIN_TEXT} of the negotiated session timeout.</li>
+ *       {@value ZkContact#DRIFT_MARGIN_TEXT} of the negotiated session timeout;</li>
+ *   <li>{@value #ACL} ({@code creator} or {@code open}; default {@code creator} with a user in the URI, {@code open}
+ *       without): the ACL of the nodes the provider creates, lock nodes and the parents it creates alike.
+ *       {@code creator} is ZooKeeper's {@code CREATOR_ALL_ACL}: every permission to the identity that created the
+ *       node, none to anyone else, so no other identity can read the queue, create a node in it (acquire) or
+ *       delete a holder's node. {@code open} is {@code OPEN_ACL_UNSAFE}, for a deployment whose other clients
+ *       do not authenticate (all that was created before {@code creator} existed). {@code creator} without a
+ *       user is refused;</li>
+ *   <li>{@code tls}, {@code trustStore}, {@code trustStorePassword}, {@code keyStore}, {@code keyStorePassword}:
+ *       TLS to the servers, see {@link ZkTls}.</li>
  * </ul>
  * The path is the root under which lock names live; a user and password become ZooKeeper {@code digest}
- * authentication.
+ * authentication. Nodes that exist already (the URI path created by an administrator, say) keep their ACL.
  *
  * @param hosts          the connect string, {@code host:port,host:port}
  * @param path           the root of the lock names, {@code ""} or a valid ZooKeeper path
@@ -32,17 +46,21 @@ import org.lockspi.spi.LockUri;
  * @param connectTimeout how long to wait for a connection
  * @param digest         {@code user:password} for digest authentication, if the URI has a user
  * @param uncertainAfter the confirmation threshold, {@code 0 < uncertainAfter < sessionTimeout}
+ * @param acl            the ACL of every node the provider creates
+ * @param tls            TLS to the servers, if the URI asks for it
  */
 public record ZkSettings(String hosts, String path, Duration sessionTimeout, Duration connectTimeout,
-                         Optional<String> digest, Duration uncertainAfter) {
+                         Optional<String> digest, Duration uncertainAfter, List<ACL> acl, Optional<ZkTls> tls) {
     /** The URI parameter for the session timeout: {@value}. */
     public static final String SESSION_TIMEOUT = "sessionTimeout";
     /** The URI parameter for the connect timeout: {@value}. */
     public static final String CONNECT_TIMEOUT = "connectTimeout";
     /** The URI parameter for the confirmation threshold: {@value}. */
     public static final String UNCERTAIN_AFTER = "uncertainAfter";
+    /** The URI parameter for the ACL of created nodes: {@value}. */
+    public static final String ACL = "acl";
     /** The URI parameters a provider on this recipe accepts. */
-    public static final Set<String> PARAMETERS = Set.of(SESSION_TIMEOUT, CONNECT_TIMEOUT, UNCERTAIN_AFTER);
+    public static final Set<String> PARAMETERS = parameters(SESSION_TIMEOUT, CONNECT_TIMEOUT, UNCERTAIN_AFTER, ACL);
     /** The features the recipe gives every provider built on it. */
     public static final Set<LockFeature> FEATURES = Set.copyOf(EnumSet.of(
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
@@ -73,7 +91,66 @@ public record ZkSettings(String hosts, String path, Duration sessionTimeout, Dur
         }
         Duration uncertainAfter = uncertainAfter(uri, sessionTimeout);
         Optional<String> digest = uri.user().map(u -> u + ":" + uri.password().orElse(""));
-        return new ZkSettings(uri.hostList(), uri.path(), sessionTimeout, connectTimeout, digest, uncertainAfter);
+        return new ZkSettings(uri.hostList(), uri.path(), sessionTimeout, connectTimeout, digest, uncertainAfter,
+                acl(uri), ZkTls.of(uri));
+    }
+
+    /**
+     * @param names parameters of a provider
+     * @return them with the security parameters ({@value #ACL} and {@link ZkTls#PARAMETERS}) that every ZooKeeper
+     *         provider accepts
+     */
+    public static Set<String> parameters(String... names) {
+        Set<String> all = new HashSet<>(Set.of(names));
+        all.add(ACL);
+        all.addAll(ZkTls.PARAMETERS);
+        return Set.copyOf(all);
+    }
+
+    /**
+     * Reads {@value #ACL}, for every ZooKeeper provider alike.
+     *
+     * @param uri the URI
+     * @return {@code CREATOR_ALL_ACL} or {@code OPEN_ACL_UNSAFE}
+     * @throws IllegalArgumentException if the value is neither {@code creator} nor {@code open}, or {@code creator}
+     *                                  is asked for without a user in the URI
+     */
+    public static List<ACL> acl(LockUri uri) {
+        String value = uri.parameter(ACL).orElse(uri.user().isPresent() ? "creator" : "open");
+        switch (value) {
+            case "creator":
+                if (uri.user().isEmpty()) {
+                    throw new IllegalArgumentException(ACL + "=creator needs a user and password in lock URI "
+                            + "(the nodes would belong to no identity): " + uri);
+                }
+                return ZooDefs.Ids.CREATOR_ALL_ACL;
+            case "open":
+                return ZooDefs.Ids.OPEN_ACL_UNSAFE;
+            default:
+                throw new IllegalArgumentException("parameter '" + ACL + "' is neither creator nor open: '" + value
+                        + "' in lock URI: " + uri);
+        }
+    }
+
+    /**
+     * A new client configuration for one ZooKeeper handle: SASL off unless the JVM has a JAAS configuration (no
+     * SASL attempt, and no warning about it, otherwise), and {@link ZkTls TLS} if asked for.
+     *
+     * @param tls TLS to the servers, if asked for
+     * @return a fresh configuration
+     */
+    public static ZKClientConfig clientConfig(Optional<ZkTls> tls) {
+        ZKClientConfig config = new ZKClientConfig();
+        if (System.getProperty("java.security.auth.login.config") == null) {
+            config.setProperty(ZKClientConfig.ENABLE_CLIENT_SASL_KEY, "false");
+        }
+        tls.ifPresent(t -> t.applyTo(config));
+        return config;
+    }
+
+    /** @return a fresh configuration for one handle of these settings, see {@link #clientConfig(Optional)} */
+    public ZKClientConfig clientConfig() {
+        return clientConfig(tls);
     }
 
     /**
@@ -118,6 +195,8 @@ public record ZkSettings(String hosts, String path, Duration sessionTimeout, Dur
     @Override
     public String toString() {
         return "ZkSettings[" + hosts + path + ", sessionTimeout=" + sessionTimeout + ", connectTimeout="
-                + connectTimeout + ", uncertainAfter=" + uncertainAfter + (digest.isPresent() ? ", digest=***" : "") + "]";
+                + connectTimeout + ", uncertainAfter=" + uncertainAfter + (digest.isPresent() ? ", digest=***" : "")
+                + (acl.equals(ZooDefs.Ids.CREATOR_ALL_ACL) ? ", acl=creator" : "")
+                + tls.map(t -> ", tls=" + t).orElse("") + "]";
     }
 }

@@ -1,10 +1,13 @@
 package org.lockspi.zookeeper.recipe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.client.ZKClientConfig;
 import org.junit.jupiter.api.Test;
 import org.lockspi.LockConnectionException;
 import org.lockspi.spi.LockUri;
@@ -47,5 +50,48 @@ class ZkSettingsTest {
                 + "no-such-host.invalid:2181", e.getMessage());
         assertTrue(System.nanoTime() - start < Duration.ofSeconds(2).toNanos(), "at once");
         ZkConnectFailures.resolve("127.0.0.1:2181,[::1]:2181,localhost:2181");
+    }
+
+    @Test
+    void credentialsMeanCreatorAllAclUnlessAclOpenIsAsked() {
+        LockUri withUser = LockUri.parse("zookeeper://alice:pw@127.0.0.1:2181/app");
+        assertEquals(ZooDefs.Ids.CREATOR_ALL_ACL, ZkSettings.of(withUser).acl());
+        assertEquals(ZooDefs.Ids.OPEN_ACL_UNSAFE, settings("sessionTimeout=4s").acl());
+        assertEquals(ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                ZkSettings.of(LockUri.parse("zookeeper://alice:pw@127.0.0.1:2181/app?acl=open")).acl());
+        IllegalArgumentException noUser = assertThrows(IllegalArgumentException.class, () -> settings("acl=creator"));
+        assertTrue(noUser.getMessage().startsWith("acl=creator needs a user"), noUser.getMessage());
+        IllegalArgumentException bogus = assertThrows(IllegalArgumentException.class, () -> settings("acl=world"));
+        assertEquals("parameter 'acl' is neither creator nor open: 'world' in lock URI: zookeeper://127.0.0.1:2181/app"
+                + "?acl=world", bogus.getMessage());
+        assertTrue(ZkSettings.of(withUser).toString().contains("acl=creator"));
+        assertFalse(ZkSettings.of(withUser).toString().contains("pw"));
+    }
+
+    @Test
+    void withoutTlsTheStoreParametersAreRefusedAndTheConfigurationIsPlain() {
+        assertTrue(settings("tls=false").tls().isEmpty());
+        ZKClientConfig plain = settings("sessionTimeout=4s").clientConfig();
+        assertFalse(plain.getBoolean(ZKClientConfig.SECURE_CLIENT));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> settings("trustStore=/x.p12&trustStorePassword=s3cret"));
+        assertEquals("parameter 'trustStore' needs tls=true in lock URI: zookeeper://127.0.0.1:2181/app"
+                + "?trustStore=/x.p12&trustStorePassword=***", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> settings("tls=yes"));
+        IllegalArgumentException alone = assertThrows(IllegalArgumentException.class,
+                () -> settings("tls=true&keyStorePassword=s3cret"));
+        assertEquals("parameter 'keyStorePassword' without 'keyStore' in lock URI: zookeeper://127.0.0.1:2181/app"
+                + "?tls=true&keyStorePassword=***", alone.getMessage());
+    }
+
+    @Test
+    void tlsWithTheJvmTrustStoreOnly() {
+        ZkSettings s = settings("tls=true");
+        ZKClientConfig config = s.clientConfig();
+        assertTrue(config.getBoolean(ZKClientConfig.SECURE_CLIENT));
+        assertEquals("org.apache.zookeeper.ClientCnxnSocketNetty",
+                config.getProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET));
+        assertEquals("", config.getProperty("zookeeper.ssl.trustStore.location"));
+        assertEquals("ZkTls[trustStore=JVM default, keyStore=none]", s.tls().orElseThrow().toString());
     }
 }

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +21,8 @@ import org.apache.zookeeper.data.Stat;
 import org.lockspi.LockConnectionException;
 import org.lockspi.zookeeper.recipe.ZkConnectFailures;
 import org.lockspi.zookeeper.recipe.ZkOps;
+import org.lockspi.zookeeper.recipe.ZkSettings;
+import org.lockspi.zookeeper.recipe.ZkTls;
 
 /**
  * {@link ZkOps} on the plain {@link ZooKeeper} client: synchronous calls, one-shot watchers, the session's default
@@ -34,6 +37,8 @@ public final class RawZkOps implements ZkOps {
     private final String hosts;
     private final int sessionTimeoutMs;
     private final String digest;
+    private final List<org.apache.zookeeper.data.ACL> acl;
+    private final Optional<ZkTls> tls;
     private final Map<WatchKey, CallbackWatcher> watches = new ConcurrentHashMap<>();
     private final ReentrantLock lock = new ReentrantLock(); // not a monitor: no virtual thread pins on it
     private volatile ZooKeeper zk;         // the current handle
@@ -41,14 +46,31 @@ public final class RawZkOps implements ZkOps {
     private ConnectionListener listener;   // guarded by lock
     private volatile boolean closed;
 
-    private RawZkOps(String hosts, int sessionTimeoutMs, String digest) {
+    private RawZkOps(String hosts, int sessionTimeoutMs, String digest, List<org.apache.zookeeper.data.ACL> acl,
+                     Optional<ZkTls> tls) {
         this.hosts = hosts;
         this.sessionTimeoutMs = sessionTimeoutMs;
         this.digest = digest;
+        this.acl = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(acl)); // not List.copyOf: ZooKeeper asks contains(null)
+        this.tls = tls;
     }
 
     /**
-     * Connects and waits for the session.
+     * Connects as the settings say (credentials, the ACL of created nodes, TLS) and waits for the session.
+     *
+     * @param settings the URI's settings
+     * @return the connected operations
+     * @throws LockConnectionException if no connection is made in time; the client is closed then
+     * @throws InterruptedException    if the thread was interrupted while waiting; the client is closed then
+     */
+    public static RawZkOps connect(ZkSettings settings) throws InterruptedException {
+        return connect(new RawZkOps(settings.hosts(), saturatedMillis(settings.sessionTimeout()),
+                settings.digest().orElse(null), settings.acl(), settings.tls()), settings.connectTimeout());
+    }
+
+    /**
+     * Connects without TLS and waits for the session; nodes are created with {@code CREATOR_ALL_ACL} when
+     * {@code digest} is given, {@code OPEN_ACL_UNSAFE} otherwise (the defaults of {@link ZkSettings#ACL}).
      *
      * @param hosts          the ZooKeeper connect string, {@code h1:2181,h2:2181}
      * @param sessionTimeout the session timeout asked of the server
@@ -60,7 +82,17 @@ public final class RawZkOps implements ZkOps {
      */
     public static RawZkOps connect(String hosts, Duration sessionTimeout, Duration connectTimeout, String digest)
             throws InterruptedException {
-        RawZkOps ops = new RawZkOps(hosts, (int) Math.min(Integer.MAX_VALUE, sessionTimeout.toMillis()), digest);
+        return connect(new RawZkOps(hosts, saturatedMillis(sessionTimeout), digest,
+                digest == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE : ZooDefs.Ids.CREATOR_ALL_ACL, Optional.empty()),
+                connectTimeout);
+    }
+
+    private static int saturatedMillis(Duration d) {
+        return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
+    }
+
+    private static RawZkOps connect(RawZkOps ops, Duration connectTimeout) throws InterruptedException {
+        String hosts = ops.hosts;
         Session first;
         try {
             ops.lock.lock();
@@ -86,10 +118,7 @@ public final class RawZkOps implements ZkOps {
     /** Starts a new handle. Caller holds {@link #lock}. */
     private Session startSession(boolean replacement) {
         Session session = new Session(replacement);
-        ZKClientConfig config = new ZKClientConfig();
-        if (System.getProperty("java.security.auth.login.config") == null) {
-            config.setProperty(ZKClientConfig.ENABLE_CLIENT_SASL_KEY, "false"); // no JAAS: no SASL attempt
-        }
+        ZKClientConfig config = ZkSettings.clientConfig(tls); // this handle's own: no JAAS, no SASL; TLS if asked
         ZooKeeper handle;
         try {
             handle = new ZooKeeper(hosts, sessionTimeoutMs, session, false, config);
@@ -216,23 +245,24 @@ public final class RawZkOps implements ZkOps {
         for (int race = 0; ; race++) {
             Stat stat = new Stat();
             try {
-                String path = handle.create(pathOrPrefix, EMPTY, ZooDefs.Ids.OPEN_ACL_UNSAFE, mode, stat);
+                String path = handle.create(pathOrPrefix, EMPTY, acl, mode, stat);
                 return new Node(path, stat.getCzxid());
             } catch (KeeperException.NoNodeException e) {
                 if (race >= MAX_PARENT_RACES) {
                     throw e; // parents keep vanishing: report it rather than loop
                 }
-                createParents(handle, pathOrPrefix);
+                createParents(handle, pathOrPrefix, acl);
             }
         }
     }
 
-    /** Creates every missing ancestor of {@code path} as a container node. */
-    private static void createParents(ZooKeeper handle, String path) throws KeeperException, InterruptedException {
+    /** Creates every missing ancestor of {@code path} as a container node with {@code acl}. */
+    private static void createParents(ZooKeeper handle, String path, List<org.apache.zookeeper.data.ACL> acl)
+            throws KeeperException, InterruptedException {
         int slash = path.indexOf('/', 1);
         while (slash > 0) {
             try {
-                handle.create(path.substring(0, slash), EMPTY, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.CONTAINER);
+                handle.create(path.substring(0, slash), EMPTY, acl, CreateMode.CONTAINER);
             } catch (KeeperException.NodeExistsException e) {
                 // someone else's, or ours from before: fine
             }
