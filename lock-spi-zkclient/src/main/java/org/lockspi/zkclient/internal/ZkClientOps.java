@@ -16,6 +16,7 @@ import org.I0Itec.zkclient.exception.ZkTimeoutException;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.lockspi.LockConnectionException;
@@ -142,17 +143,15 @@ public final class ZkClientOps implements ZkOps {
     }
 
     private Node create(String pathOrPrefix, CreateMode mode) throws KeeperException, InterruptedException {
+        Stat stat = new Stat(); // filled in by the create: the czxid costs no further request
         String path;
         try {
-            path = call(() -> client.create(pathOrPrefix, NO_DATA, mode));
+            path = call(() -> client.create(pathOrPrefix, NO_DATA, ZooDefs.Ids.OPEN_ACL_UNSAFE, mode, stat));
         } catch (KeeperException.NoNodeException e) {
             createContainers(parentOf(pathOrPrefix));
-            path = call(() -> client.create(pathOrPrefix, NO_DATA, mode));
+            path = call(() -> client.create(pathOrPrefix, NO_DATA, ZooDefs.Ids.OPEN_ACL_UNSAFE, mode, stat));
         }
-        // ZkClient's create gives the path only; the czxid comes from the node's stat
-        String created = path;
-        Stat stat = call(() -> client.stat(created));
-        return new Node(created, stat.getCzxid());
+        return new Node(path, stat.getCzxid());
     }
 
     /** Creates {@code path} and its missing ancestors as container nodes; existing ones are fine. */
