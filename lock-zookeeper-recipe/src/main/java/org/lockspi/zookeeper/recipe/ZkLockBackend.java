@@ -537,7 +537,11 @@ public final class ZkLockBackend implements LockBackend {
         }
     }
 
-    /** @return whether the delete went to the cleaner, which reports its outcome to {@code mine} */
+    /**
+     * @return true when the delete went through the cleaner within the bound (the cleaner told {@code mine} its
+     *         outcome); false (or an exception) otherwise, and the caller tells {@code mine} "not known gone" (a
+     *         late delete may still tell it "gone" afterwards, which is then true)
+     */
     private boolean releaseNode(ZkLease lease, ZkOwnNode mine) {
         if (lease.isLost() || closed || session != lease.session()) {
             return false; // its node went with its session; never touch a later holder's
