@@ -10,9 +10,11 @@ import org.I0Itec.zkclient.exception.ZkException;
 import org.I0Itec.zkclient.exception.ZkInterruptedException;
 import org.I0Itec.zkclient.exception.ZkNoNodeException;
 import org.I0Itec.zkclient.serialize.BytesPushThroughSerializer;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -28,8 +30,9 @@ import org.apache.zookeeper.data.Stat;
  *       they are set with {@code getData}, which sets none on a missing node.</li>
  *   <li><b>Child watches without a data watch.</b> ZkClient subscribes to children with {@code exists} plus
  *       {@code getChildren}; here with {@code getChildren} only.</li>
- *   <li><b>No dropped events.</b> ZkClient re-reads a node before it calls a listener and drops the event when
- *       that read meets a lost connection; here the listener is called anyway (as for a deletion).</li>
+ *   <li><b>No re-read before a listener.</b> ZkClient re-reads a node on its event thread before it calls a
+ *       listener (two requests per event, and the event is dropped when the read meets a lost connection); here
+ *       the listener is called at once, as for a deletion.</li>
  * </ul>
  *
  * <p>Data passes through unchanged ({@link BytesPushThroughSerializer}), never Java serialisation.
@@ -128,12 +131,14 @@ final class LockZkClient extends ZkClient {
     }
 
     /**
-     * A data watch with {@code getData}: none is left on a missing node. On ZkClient's event thread, which calls
-     * this to re-arm a watch before it calls a listener, a connection problem answers "no node" instead of
-     * failing, so that the listener still hears of the event (see {@link #readData(String, Stat, boolean)}).
+     * A data watch with {@code getData}: none is left on a missing node. On ZkClient's event thread, where ZkClient
+     * calls this to re-arm a watch before it calls a listener, it asks nothing (see {@link #onEventThread()}).
      */
     @Override
     protected boolean exists(String path, boolean watch) {
+        if (onEventThread()) {
+            return false;
+        }
         if (!watch) {
             return super.exists(path, false);
         }
@@ -145,40 +150,35 @@ final class LockZkClient extends ZkClient {
         }
     }
 
-    /**
-     * ZkClient re-reads a node on its event thread before it calls a data listener, and drops the event (logging
-     * an error) when that read fails, as it does while the connection is down or after a session expiry. There the
-     * failure is turned into "no node", which ZkClient reports as a deletion: the listener is called, and the lock
-     * recipe looks again (a spurious call is harmless to it, a missed one is not).
-     */
+    /** As ZkClient's, except on its event thread (see {@link #onEventThread()}): "no node" without asking. */
     @Override
     protected <T extends Object> T readData(String path, Stat stat, boolean watch) {
-        try {
-            return super.readData(path, stat, watch);
-        } catch (ZkException e) {
-            throw onEventThread(e);
+        if (onEventThread()) {
+            throw new ZkNoNodeException("not re-read on ZkClient's event thread; reported as gone: " + path);
         }
+        return super.readData(path, stat, watch);
     }
 
-    /** As {@link #readData(String, Stat, boolean)}, for ZkClient's re-read of children before a child listener. */
+    /** As ZkClient's, except on its event thread (see {@link #onEventThread()}): "no node" without asking. */
     @Override
     protected List<String> getChildren(String path, boolean watch) {
-        try {
-            return super.getChildren(path, watch);
-        } catch (ZkException e) {
-            throw onEventThread(e);
+        if (onEventThread()) {
+            throw new ZkNoNodeException("not re-read on ZkClient's event thread; reported as gone: " + path);
         }
+        return super.getChildren(path, watch);
     }
 
-    /** On ZkClient's event thread, a connection problem becomes "no node"; anything else stays as it is. */
-    private static ZkException onEventThread(ZkException e) {
-        boolean connectionProblem = e.getCause() instanceof KeeperException.ConnectionLossException
-                || e.getCause() instanceof KeeperException.SessionExpiredException;
-        if (connectionProblem && ZKCLIENT_EVENT_THREAD.equals(Thread.currentThread().getClass().getName())) {
-            return new ZkNoNodeException("connection lost while ZkClient re-read the node; reported as gone",
-                    (KeeperException) e.getCause());
-        }
-        return e;
+    /**
+     * ZkClient re-reads a node (and re-arms its permanent watch) on its event thread before it calls a data or
+     * child listener, two requests in a row on one thread for every event, and drops the event when that read
+     * meets a lost connection. The lock recipe's watches are one-shot and it looks at the lock itself when called,
+     * so no listener here needs the read or the re-armed watch: on that thread every read answers "no node"
+     * without a request, which ZkClient reports as a deletion (a data listener) or as no children (a child
+     * listener). A spurious call is harmless to the recipe, a missed one is not. Nothing else of ours reads on
+     * that thread: the recipe's callbacks only signal.
+     */
+    private static boolean onEventThread() {
+        return ZKCLIENT_EVENT_THREAD.equals(Thread.currentThread().getClass().getName());
     }
 
     /**
@@ -199,6 +199,29 @@ final class LockZkClient extends ZkClient {
         } catch (ZkNoNodeException e) {
             return null;
         }
+    }
+
+    /**
+     * ZkClient's {@code create}, on the same handle and through the same {@link #retryUntilConnected} attempt, with
+     * ZooKeeper's overload that also fills in the new node's stat: ZkClient's own returns the path only, and the
+     * czxid would cost another request.
+     *
+     * @param path the node's path, or its prefix for a sequential mode
+     * @param data the node's data
+     * @param acl  the node's ACL
+     * @param mode the create mode
+     * @param stat filled in with the new node's stat
+     * @return the path created
+     * @throws ZkException as ZkClient's {@code create} (ConnectionLoss at once while not connected)
+     */
+    String create(String path, byte[] data, List<ACL> acl, CreateMode mode, Stat stat) {
+        return retryUntilConnected(() -> {
+            ZooKeeper zk = zooKeeper();
+            if (zk == null) {
+                throw new KeeperException.ConnectionLossException();
+            }
+            return zk.create(path, data, acl, mode, stat);
+        });
     }
 
     /**

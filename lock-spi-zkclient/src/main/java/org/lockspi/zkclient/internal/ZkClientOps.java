@@ -159,17 +159,15 @@ public final class ZkClientOps implements ZkOps {
     }
 
     private Node create(String pathOrPrefix, CreateMode mode) throws KeeperException, InterruptedException {
+        Stat stat = new Stat(); // filled in by the create: the czxid costs no further request
         String path;
         try {
-            path = call(() -> client.create(pathOrPrefix, NO_DATA, acl, mode));
+            path = call(() -> client.create(pathOrPrefix, NO_DATA, acl, mode, stat));
         } catch (KeeperException.NoNodeException e) {
             createContainers(parentOf(pathOrPrefix));
-            path = call(() -> client.create(pathOrPrefix, NO_DATA, acl, mode));
+            path = call(() -> client.create(pathOrPrefix, NO_DATA, acl, mode, stat));
         }
-        // ZkClient's create gives the path only; the czxid comes from the node's stat
-        String created = path;
-        Stat stat = call(() -> client.stat(created));
-        return new Node(created, stat.getCzxid());
+        return new Node(path, stat.getCzxid());
     }
 
     /** Creates {@code path} and its missing ancestors as container nodes; existing ones are fine. */

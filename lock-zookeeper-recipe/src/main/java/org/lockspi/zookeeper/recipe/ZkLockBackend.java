@@ -2,6 +2,7 @@ package org.lockspi.zookeeper.recipe;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
@@ -34,7 +35,10 @@ import org.lockspi.spi.LockKind;
  * <ul>
  *   <li><b>Waiting.</b> Each waiter watches only the node it waits for (its predecessor, or for a reader the first
  *       writer ahead of it) with {@code getData}, and sleeps on its own monitor until that watch fires: no polling,
- *       no herd, FIFO order. A node that vanishes between the listing and the watch means "look again".</li>
+ *       no herd, FIFO order. A node that vanishes between the listing and the watch means "look again". A mutex
+ *       waiter woken because the node it waited for was one of this backend's own, was granted, and is deleted,
+ *       holds without listing the queue again (it checks that its own node exists, see {@link ZkOwnNode}): a
+ *       hand-off between threads of one client costs a request of constant size, not a listing of the queue.</li>
  *   <li><b>Downgrade.</b> The read node of a thread that holds the write lock takes the write node's sequence
  *       number, as Curator's does: a writer queued behind the write waits until the downgraded read is released
  *       too, whoever's client it is (ours or a plain Curator application's).</li>
@@ -73,6 +77,8 @@ public final class ZkLockBackend implements LockBackend {
     private final long reconnectWaitNanos;
     private final Set<ZkLease> leases = ConcurrentHashMap.newKeySet();
     private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
+    /** Our mutex nodes in this session, by path, for the waiter behind each (see {@link ZkOwnNode}). */
+    private final Map<String, ZkOwnNode> ownNodes = new ConcurrentHashMap<>();
     /** Nodes to delete once the connection returns: parent path and a node-name prefix (or whole name). */
     private final Set<Residue> residue = ConcurrentHashMap.newKeySet();
     private final ThreadPoolExecutor cleaner;
@@ -170,7 +176,7 @@ public final class ZkLockBackend implements LockBackend {
             throws InterruptedException, SessionLost {
         switch (request.kind()) {
             case MUTEX:
-                return lease(request.kind(), enqueue(path, ZkLayout.MUTEX, Order.EXCLUSIVE, waiter, gen, deadline),
+                return lease(request.kind(), enqueue(path, ZkLayout.MUTEX, Order.MUTEX, waiter, gen, deadline),
                         gen);
             case WRITE:
                 return lease(request.kind(), enqueue(path, ZkLayout.WRITE, Order.WRITE, waiter, gen, deadline),
@@ -242,7 +248,12 @@ public final class ZkLockBackend implements LockBackend {
 
     /** How a queued node decides whether it holds the lock. */
     private enum Order {
-        EXCLUSIVE(MUTEX_ORDER), WRITE(READ_WRITE_ORDER), READ(READ_WRITE_ORDER);
+        /** A mutex lease's node: known to {@link #ownNodes} until released. */
+        MUTEX(MUTEX_ORDER),
+        /** The semaphore's internal mutex. */
+        EXCLUSIVE(MUTEX_ORDER),
+        WRITE(READ_WRITE_ORDER),
+        READ(READ_WRITE_ORDER);
 
         final String[] baseNames;
 
@@ -266,13 +277,30 @@ public final class ZkLockBackend implements LockBackend {
             throws InterruptedException, SessionLost {
         String name = ZkLayout.protectedPrefix(UUID.randomUUID()) + base;
         ZkOps.Node node = null;
+        ZkOwnNode own = null;
         String watched = null;
         boolean held = false;
         Throwable failure = null;
         try {
             node = create(path, name, null, deadline, gen);
             String ours = ZkLayout.nodeName(node.path());
+            if (order == Order.MUTEX) {
+                own = new ZkOwnNode();
+                ownNodes.put(node.path(), own);
+            }
+            ZkOwnNode predecessor = null; // the node we wait for, if it is one of our own mutex nodes
             while (true) {
+                if (predecessor != null && predecessor.grantedAndGone(
+                        Math.min(deadline.remainingNanos(), releaseBound.toNanos()))) {
+                    // it held, and it is gone: so is everything that was ahead of us (see ZkOwnNode)
+                    String ourPath = node.path();
+                    if (call(() -> ops.czxid(ourPath), deadline, gen) < 0) {
+                        throw SessionLost.INSTANCE; // our node is gone
+                    }
+                    held = true;
+                    own.granted();
+                    return node;
+                }
                 List<String> children = call(() -> childrenOrEmpty(path), deadline, gen);
                 ZkPredicates.Verdict verdict = order.verdict(children, ours);
                 if (verdict == null) {
@@ -280,12 +308,16 @@ public final class ZkLockBackend implements LockBackend {
                 }
                 if (verdict.holds()) {
                     held = true;
+                    if (own != null) {
+                        own.granted();
+                    }
                     return node;
                 }
                 if (deadline.hasExpired()) {
                     return null;
                 }
                 String target = ZkLayout.join(path, verdict.watch());
+                predecessor = own != null ? ownNodes.get(target) : null;
                 boolean set = call(() -> ops.watchNode(target, waiter), deadline, gen);
                 if (!set) {
                     continue; // it went between the listing and the watch: look again
@@ -304,6 +336,9 @@ public final class ZkLockBackend implements LockBackend {
                 ops.unwatch(watched, waiter);
             }
             if (!held) {
+                if (own != null) {
+                    ownNodes.remove(node.path(), own);
+                }
                 discard(path, node != null ? ZkLayout.nodeName(node.path()) : name, node != null, failure);
             }
         }
@@ -486,8 +521,30 @@ public final class ZkLockBackend implements LockBackend {
             return;
         }
         leases.remove(lease);
+        ZkOwnNode mine = ownNodes.remove(lease.path());
+        if (mine == null) {
+            releaseNode(lease, null);
+            return;
+        }
+        mine.released();
+        boolean reported = false;
+        try {
+            reported = releaseNode(lease, mine);
+        } finally {
+            if (!reported) {
+                mine.deleteDone(false);
+            }
+        }
+    }
+
+    /**
+     * @return true when the delete went through the cleaner within the bound (the cleaner told {@code mine} its
+     *         outcome); false (or an exception) otherwise, and the caller tells {@code mine} "not known gone" (a
+     *         late delete may still tell it "gone" afterwards, which is then true)
+     */
+    private boolean releaseNode(ZkLease lease, ZkOwnNode mine) {
         if (lease.isLost() || closed || session != lease.session()) {
-            return; // its node went with its session; never touch a later holder's
+            return false; // its node went with its session; never touch a later holder's
         }
         String path = lease.path();
         Residue own = new Residue(parentOf(path), ZkLayout.nodeName(path), true);
@@ -505,12 +562,13 @@ public final class ZkLockBackend implements LockBackend {
         }
         Future<?> delete;
         try {
-            delete = cleaner.submit(() -> deleteOrLeave(own));
+            delete = cleaner.submit(() -> deleteOrLeave(own, mine));
         } catch (RejectedExecutionException e) {
-            return; // closing: the session's end frees it
+            return false; // closing: the session's end frees it
         }
         try {
             delete.get(releaseBound.toNanos(), TimeUnit.NANOSECONDS);
+            return true;
         } catch (TimeoutException e) {
             throw new LockConnectionException("could not delete " + path + " at ZooKeeper " + ops.address()
                     + " within " + releaseBound.toMillis() + " ms; it is deleted when the connection returns or"
@@ -528,11 +586,25 @@ public final class ZkLockBackend implements LockBackend {
         }
     }
 
-    /** On the cleaner: deletes now, or leaves the delete to the reconnection. */
-    private void deleteOrLeave(Residue own) {
-        if (closed) {
-            return;
+    /**
+     * On the cleaner: deletes now, or leaves the delete to the reconnection; tells {@code mine} (if not null)
+     * whether the node is gone.
+     */
+    private void deleteOrLeave(Residue own, ZkOwnNode mine) {
+        boolean gone = false;
+        try {
+            if (!closed) {
+                gone = deleteOrLeave(own);
+            }
+        } finally {
+            if (mine != null) {
+                mine.deleteDone(gone);
+            }
         }
+    }
+
+    /** @return true when deleted (or found gone) */
+    private boolean deleteOrLeave(Residue own) {
         if (!own.delete(this)) {
             residue.add(own);
             boolean up;
@@ -548,6 +620,7 @@ public final class ZkLockBackend implements LockBackend {
             throw new LockConnectionException("could not delete " + own + " at ZooKeeper " + ops.address()
                     + ": connection lost; it is deleted when the connection returns or the session ends");
         }
+        return true;
     }
 
     /**
@@ -795,6 +868,7 @@ public final class ZkLockBackend implements LockBackend {
                 state.unlock();
             }
             residue.clear(); // ephemeral: gone with the session
+            ownNodes.clear();
             for (ZkLease lease : leases) {
                 if (leases.remove(lease) && lease.markLost()) {
                     events.leaseLost(lease);

@@ -5,8 +5,8 @@ import java.util.Collection;
 /**
  * "Do I hold it, and whom do I wait for?" over a lock's children as the server lists them (any order), the same
  * answers as Curator's lock drivers give over the sorted children. Each answer is one pass over the children with
- * {@link ZkLayout#sortKey} and no sorting: a wake-up costs the listing and a linear scan, not a sort of the whole
- * queue. Pure functions.
+ * the keys of {@link ZkLayout#sortKey} compared in place, no sorting and no allocation: a wake-up costs the listing
+ * and a linear scan, not a sort of the whole queue. Pure functions.
  */
 public final class ZkPredicates {
 
@@ -56,10 +56,11 @@ public final class ZkPredicates {
      */
     private static Verdict nearestAhead(Collection<String> children, String ours, boolean reader,
             String... baseNames) {
-        String ourKey = ZkLayout.sortKey(ours, baseNames);
+        // Keys are compared in place (offsets into the names): a listing of a long queue costs no allocation.
+        int ourKey = keyStart(ours, baseNames);
         boolean present = false;
         String target = null;
-        String targetKey = null;
+        int targetKey = 0;
         for (String child : children) {
             if (child.equals(ours)) {
                 present = true;
@@ -68,11 +69,12 @@ public final class ZkPredicates {
             if (reader && !child.contains(ZkLayout.WRITE)) {
                 continue;
             }
-            String key = ZkLayout.sortKey(child, baseNames);
-            if (key.compareTo(ourKey) >= 0) {
+            int key = keyStart(child, baseNames);
+            if (compareKeys(child, key, ours, ourKey) >= 0) {
                 continue; // behind us
             }
-            if (targetKey == null || (reader ? key.compareTo(targetKey) < 0 : key.compareTo(targetKey) > 0)) {
+            if (target == null || (reader ? compareKeys(child, key, target, targetKey) < 0
+                    : compareKeys(child, key, target, targetKey) > 0)) {
                 target = child;
                 targetKey = key;
             }
@@ -81,5 +83,34 @@ public final class ZkPredicates {
             return null;
         }
         return target == null ? Verdict.HOLDS : new Verdict(false, target);
+    }
+
+    /**
+     * @return where the child's sort key starts: {@link ZkLayout#sortKey} is {@code child.substring} of it (the last
+     *         occurrence of each base name in turn, each searched after the one before)
+     */
+    static int keyStart(String child, String... baseNames) {
+        int start = 0;
+        for (String base : baseNames) {
+            int at = child.lastIndexOf(base);
+            if (at >= start) {
+                start = at + base.length();
+            }
+        }
+        return start;
+    }
+
+    /** {@code a.substring(aStart).compareTo(b.substring(bStart))}, without the substrings. */
+    static int compareKeys(String a, int aStart, String b, int bStart) {
+        int aLength = a.length() - aStart;
+        int bLength = b.length() - bStart;
+        int common = Math.min(aLength, bLength);
+        for (int i = 0; i < common; i++) {
+            int d = a.charAt(aStart + i) - b.charAt(bStart + i);
+            if (d != 0) {
+                return d;
+            }
+        }
+        return aLength - bLength;
     }
 }

@@ -150,4 +150,24 @@ class ZkLayoutTest {
             }
         }
     }
+
+    /** The in-place keys of the predicates are ZkLayout.sortKey's, compared as String.compareTo compares them. */
+    @Test
+    void inPlaceKeysAgreeWithSortKey() {
+        String[] names = {"_c_x-lock-lock-0000000007", "_c_x-lock-0000000007", "foreign", "lock-", "", "lock-lock-",
+            A + "__READ__0000000001", B + "__WRIT__0000000001", "__WRIT____READ__0000000002",
+            "__READ____WRIT__0000000002", "x__WRIT__y__READ__0000000003", "_c_y-lock-00000000070"};
+        String[][] bases = {{ZkLayout.MUTEX}, {ZkLayout.READ, ZkLayout.WRITE}, {}};
+        for (String[] b : bases) {
+            for (String x : names) {
+                int xs = ZkPredicates.keyStart(x, b);
+                assertEquals(ZkLayout.sortKey(x, b), x.substring(xs), x);
+                for (String y : names) {
+                    int expected = Integer.signum(ZkLayout.sortKey(x, b).compareTo(ZkLayout.sortKey(y, b)));
+                    assertEquals(expected, Integer.signum(ZkPredicates.compareKeys(x, xs, y,
+                            ZkPredicates.keyStart(y, b))), x + " vs " + y);
+                }
+            }
+        }
+    }
 }
