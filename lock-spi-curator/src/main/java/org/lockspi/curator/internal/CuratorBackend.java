@@ -72,6 +72,11 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
 
     private final ZkContact contact;
     private final Duration releaseBound;
+    /**
+     * How long a lease must stay confirmed when it is granted without a request of its own: 7/8 of
+     * {@code uncertainAfter}, so that it is born HELD and the heartbeat (every half of it) confirms it again in time.
+     */
+    private final long freshNanos;
     /** The negotiated session timeout, read on connection events: the deadlines must not ask Curator. */
     private volatile int negotiatedMillis = -1;
 
@@ -92,6 +97,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         this.events = events;
         this.description = description;
         this.releaseBound = releaseBound;
+        this.freshNanos = uncertainAfter.toNanos() - uncertainAfter.toNanos() / 8;
         this.currentSession = sessionId();
         this.negotiatedMillis = negotiatedSessionTimeout();
         // the heartbeat goes straight to the ZooKeeper handle: one request, no Curator retry, no connection wait
@@ -310,7 +316,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
 
     private CuratorLease acquireMutex(AcquireRequest request, String path, Deadline deadline, Thread me)
             throws Exception {
-        RecordingDriver driver = new RecordingDriver();
+        RecordingDriver driver = new RecordingDriver(contact::confirmed);
         InterProcessMutex mutex = new InterProcessMutex(client, path, driver);
         boolean acquired;
         try {
@@ -321,7 +327,18 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             deleteQuietly(driver.created(), e);
             throw e;
         }
-        return acquired ? granted(request, driver.created(), me, null, mutex::release) : null;
+        if (!acquired) {
+            return null;
+        }
+        Stat created = driver.createStat();
+        if (created == null || contact.confirmedUntilNanos() - System.nanoTime() < freshNanos) {
+            // no stat from the create (Curator found its node again after a connection loss), or no request of
+            // this client sent lately is known answered (a long wait): read the node, which confirms afresh
+            return granted(request, driver.created(), me, null, mutex::release);
+        }
+        // the create's stat has the token and the session; no request more
+        return new CuratorLease(this, request.kind(), request.name(), driver.created(), created.getCzxid(),
+                created.getEphemeralOwner(), me, null);
     }
 
     private CuratorLease acquireRead(AcquireRequest request, String path, Deadline deadline, Thread me)
@@ -601,10 +618,12 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             done.countDown();
             return done; // the session is over, the server removed it
         }
+        long sent = System.nanoTime();
         try {
             client.delete().quietly().guaranteed().inBackground((c, event) -> {
                 int rc = event.getResultCode();
                 if (rc == KeeperException.Code.OK.intValue() || rc == KeeperException.Code.NONODE.intValue()) {
+                    contact.confirmed(sent); // answered: the session was alive (keeps a draining queue confirmed)
                     done.countDown();
                 }
             }).forPath(node);
