@@ -72,11 +72,9 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
 
     private final ZkContact contact;
     private final Duration releaseBound;
-    /**
-     * How long a lease must stay confirmed when it is granted without a request of its own: 7/8 of
-     * {@code uncertainAfter}, so that it is born HELD and the heartbeat (every half of it) confirms it again in time.
-     */
-    private final long freshNanos;
+    private final long uncertainAfterNanos;
+    /** The session timeout asked for, while the negotiated one is not known. */
+    private final long sessionTimeoutNanos;
     /** The negotiated session timeout, read on connection events: the deadlines must not ask Curator. */
     private volatile int negotiatedMillis = -1;
 
@@ -97,7 +95,8 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         this.events = events;
         this.description = description;
         this.releaseBound = releaseBound;
-        this.freshNanos = uncertainAfter.toNanos() - uncertainAfter.toNanos() / 8;
+        this.uncertainAfterNanos = uncertainAfter.toNanos();
+        this.sessionTimeoutNanos = sessionTimeout.toNanos();
         this.currentSession = sessionId();
         this.negotiatedMillis = negotiatedSessionTimeout();
         // the heartbeat goes straight to the ZooKeeper handle: one request, no Curator retry, no connection wait
@@ -331,7 +330,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             return null;
         }
         Stat created = driver.createStat();
-        if (created == null || contact.confirmedUntilNanos() - System.nanoTime() < freshNanos) {
+        if (created == null || !confirmedLately()) {
             // no stat from the create (Curator found its node again after a connection loss), or no request of
             // this client sent lately is known answered (a long wait): read the node, which confirms afresh
             return granted(request, driver.created(), me, null, mutex::release);
@@ -402,6 +401,19 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             return true;
         }
         return mutex.acquire(deadline.remainingMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Whether a request of this client sent within the last eighth of the confirmation span (the shorter of
+     * {@code uncertainAfter} and the session's validity) is known answered: a lease granted now without a request
+     * of its own is then born HELD, and stays so until the heartbeat (every half of {@code uncertainAfter})
+     * confirms it again.
+     */
+    private boolean confirmedLately() {
+        int negotiated = negotiatedMillis;
+        long session = negotiated > 0 ? TimeUnit.MILLISECONDS.toNanos(negotiated) : sessionTimeoutNanos;
+        long span = Math.min(uncertainAfterNanos, (long) (session * (1 - ZkContact.DRIFT_MARGIN)));
+        return contact.confirmedUntilNanos() - System.nanoTime() >= span - span / 8;
     }
 
     /** Reads the node's czxid and owner; if the node is already gone, the lease is born lost. */
