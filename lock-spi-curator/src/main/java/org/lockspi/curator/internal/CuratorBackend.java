@@ -54,6 +54,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     private static final long CLOSE_WAIT_MILLIS = 10_000;
 
     private static final AtomicInteger CLIENTS = new AtomicInteger();
+    private static final AtomicInteger WATCHDOGS = new AtomicInteger();
 
     private final CuratorFramework client;
     /** The client's notify thread, for a client of our own; null on an application's client. */
@@ -71,6 +72,8 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     private final Set<Long> deadSessions = new HashSet<>(); // guarded by sessions
 
     private final ZkContact contact;
+    /** Cuts a synchronous release delete short at the release bound. */
+    private final Watchdog watchdog;
     private final Duration releaseBound;
     private final long uncertainAfterNanos;
     /** The session timeout asked for, while the negotiated one is not known. */
@@ -104,6 +107,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
                 () -> negotiatedMillis, sessionTimeout,
                 () -> client.getZookeeperClient().getZooKeeper().exists("/", false), () -> !live.isEmpty(),
                 events::leasesConfirmed);
+        this.watchdog = new Watchdog("lockspi-curator-release-bound-" + WATCHDOGS.incrementAndGet());
         client.getConnectionStateListenable().addListener(this);
     }
 
@@ -649,7 +653,9 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
 
     /**
      * Deletes a released lease's node, waiting at most the release bound: the same delete Curator's recipes make
-     * (our node, and only it), but guaranteed and in the background, so that an outage never holds the caller.
+     * (our node, and only it). While connected, it is one synchronous request (its reply wakes the caller directly),
+     * cut short by the {@link Watchdog} at the bound; if it fails or is cut short, Curator's guaranteed delete takes
+     * over in the background, so that an outage never holds the caller.
      *
      * @throws LockConnectionException if the server did not confirm within the bound; Curator goes on retrying
      */
@@ -660,9 +666,38 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
                     + client.getZookeeperClient().getCurrentConnectionString()
                     + ": not connected; it is deleted when the connection returns or the session ends");
         }
+        long start = System.nanoTime();
+        long end = start + releaseBound.toNanos();
+        if (!Thread.currentThread().isInterrupted()) {
+            Watchdog.Ticket ticket = watchdog.arm(end);
+            if (ticket != null) {
+                boolean deleted = false;
+                boolean interrupted = false;
+                try {
+                    client.getZookeeperClient().getZooKeeper()
+                            .delete(ZKPaths.fixForNamespace(client.getNamespace(), node), -1);
+                    deleted = true;
+                } catch (KeeperException.NoNodeException e) {
+                    deleted = true; // gone with its session, or deleted by an earlier attempt
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (Exception e) {
+                    LOG.log(System.Logger.Level.DEBUG, "deleting " + node + " failed, retried in the background", e);
+                } finally {
+                    boolean cutShort = watchdog.disarm(ticket);
+                    if (interrupted && !cutShort) {
+                        Thread.currentThread().interrupt(); // the caller's interrupt, not the watchdog's
+                    }
+                }
+                if (deleted) {
+                    contact.confirmed(start);
+                    return;
+                }
+            }
+        }
         CountDownLatch done = deleteInBackground(node);
         try {
-            if (!done.await(releaseBound.toNanos(), TimeUnit.NANOSECONDS)) {
+            if (!done.await(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 throw new LockConnectionException("could not delete " + node + " at ZooKeeper "
                         + client.getZookeeperClient().getCurrentConnectionString() + " within "
                         + releaseBound.toMillis() + " ms; it is deleted when the connection returns or the session"
@@ -778,6 +813,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         }
         client.getConnectionStateListenable().removeListener(this);
         contact.close();
+        watchdog.close();
         if (ownsClient) {
             live.clear();
             // ends the session: the server deletes every node of ours; during an outage, never past the bound
