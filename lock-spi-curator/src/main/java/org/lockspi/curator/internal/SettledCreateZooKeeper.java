@@ -52,7 +52,8 @@ final class SettledCreateZooKeeper extends ZooKeeperAdmin {
     /**
      * After an interrupted create: the node it made, with the interrupt flag set again; or the interrupt, if the
      * listing shows no such node (nothing was made). A failed listing leaves the outcome unknown, as a connection
-     * loss does: that failure is thrown, and Curator's protected create looks for the node when it retries.
+     * loss does: that failure is thrown with the interrupt flag set, and Curator's protected create looks for the
+     * node if it retries.
      */
     private String settle(String path, CreateMode mode, InterruptedException interrupt)
             throws KeeperException, InterruptedException {
@@ -72,8 +73,8 @@ final class SettledCreateZooKeeper extends ZooKeeperAdmin {
                 // one more interrupt: the flag is set again at the end either way
             }
         }
-        Thread.currentThread().interrupt();
         if (failure != null) {
+            Thread.currentThread().interrupt();
             failure.addSuppressed(interrupt);
             throw failure;
         }
@@ -89,6 +90,7 @@ final class SettledCreateZooKeeper extends ZooKeeperAdmin {
         if (made == null) {
             throw interrupt;
         }
+        Thread.currentThread().interrupt();
         return slash == 0 ? "/" + made : parent + "/" + made;
     }
 
