@@ -478,6 +478,9 @@ class CuratorProviderTest extends ZkTestSupport {
             assertEquals(1, server.residue("appns/existing").size());
             Lease sem = s.semaphore("existing-s", 3).acquire();
             assertEquals(1, server.residue("appns/existing-s").size());
+            Lease released = s.mutex("existing-released").acquire();
+            released.release(); // the release's own delete, in the client's namespace
+            assertEquals(List.of(), server.residue("appns/existing-released"));
             s.close();
             assertEquals(LeaseState.RELEASED, l.state());
             assertEquals(List.of(), server.residue("appns/existing"));

@@ -54,6 +54,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     private static final long CLOSE_WAIT_MILLIS = 10_000;
 
     private static final AtomicInteger CLIENTS = new AtomicInteger();
+    private static final AtomicInteger WATCHDOGS = new AtomicInteger();
 
     private final CuratorFramework client;
     /** The client's notify thread, for a client of our own; null on an application's client. */
@@ -71,7 +72,12 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
     private final Set<Long> deadSessions = new HashSet<>(); // guarded by sessions
 
     private final ZkContact contact;
+    /** Cuts a synchronous release delete short at the release bound. */
+    private final Watchdog watchdog;
     private final Duration releaseBound;
+    private final long uncertainAfterNanos;
+    /** The session timeout asked for, while the negotiated one is not known. */
+    private final long sessionTimeoutNanos;
     /** The negotiated session timeout, read on connection events: the deadlines must not ask Curator. */
     private volatile int negotiatedMillis = -1;
 
@@ -92,6 +98,8 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         this.events = events;
         this.description = description;
         this.releaseBound = releaseBound;
+        this.uncertainAfterNanos = uncertainAfter.toNanos();
+        this.sessionTimeoutNanos = sessionTimeout.toNanos();
         this.currentSession = sessionId();
         this.negotiatedMillis = negotiatedSessionTimeout();
         // the heartbeat goes straight to the ZooKeeper handle: one request, no Curator retry, no connection wait
@@ -99,6 +107,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
                 () -> negotiatedMillis, sessionTimeout,
                 () -> client.getZookeeperClient().getZooKeeper().exists("/", false), () -> !live.isEmpty(),
                 events::leasesConfirmed);
+        this.watchdog = new Watchdog("lockspi-curator-release-bound-" + WATCHDOGS.incrementAndGet());
         client.getConnectionStateListenable().addListener(this);
     }
 
@@ -310,7 +319,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
 
     private CuratorLease acquireMutex(AcquireRequest request, String path, Deadline deadline, Thread me)
             throws Exception {
-        RecordingDriver driver = new RecordingDriver();
+        RecordingDriver driver = new RecordingDriver(contact::confirmed);
         InterProcessMutex mutex = new InterProcessMutex(client, path, driver);
         boolean acquired;
         try {
@@ -321,7 +330,18 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             deleteQuietly(driver.created(), e);
             throw e;
         }
-        return acquired ? granted(request, driver.created(), me, null, mutex::release) : null;
+        if (!acquired) {
+            return null;
+        }
+        Stat created = driver.createStat();
+        if (created == null || !confirmedLately()) {
+            // no stat from the create (Curator found its node again after a connection loss), or no request of
+            // this client sent lately is known answered (a long wait): read the node, which confirms afresh
+            return granted(request, driver.created(), me, null, mutex::release);
+        }
+        // the create's stat has the token and the session; no request more
+        return new CuratorLease(this, request.kind(), request.name(), driver.created(), created.getCzxid(),
+                created.getEphemeralOwner(), me, null);
     }
 
     private CuratorLease acquireRead(AcquireRequest request, String path, Deadline deadline, Thread me)
@@ -385,6 +405,19 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             return true;
         }
         return mutex.acquire(deadline.remainingMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Whether a request of this client sent within the last eighth of the confirmation span (the shorter of
+     * {@code uncertainAfter} and the session's validity) is known answered: a lease granted now without a request
+     * of its own is then born HELD, and stays so until the heartbeat (every half of {@code uncertainAfter})
+     * confirms it again.
+     */
+    private boolean confirmedLately() {
+        int negotiated = negotiatedMillis;
+        long session = negotiated > 0 ? TimeUnit.MILLISECONDS.toNanos(negotiated) : sessionTimeoutNanos;
+        long span = Math.min(uncertainAfterNanos, (long) (session * (1 - ZkContact.DRIFT_MARGIN)));
+        return contact.confirmedUntilNanos() - System.nanoTime() >= span - span / 8;
     }
 
     /** Reads the node's czxid and owner; if the node is already gone, the lease is born lost. */
@@ -601,10 +634,12 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             done.countDown();
             return done; // the session is over, the server removed it
         }
+        long sent = System.nanoTime();
         try {
             client.delete().quietly().guaranteed().inBackground((c, event) -> {
                 int rc = event.getResultCode();
                 if (rc == KeeperException.Code.OK.intValue() || rc == KeeperException.Code.NONODE.intValue()) {
+                    contact.confirmed(sent); // answered: the session was alive (keeps a draining queue confirmed)
                     done.countDown();
                 }
             }).forPath(node);
@@ -618,7 +653,9 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
 
     /**
      * Deletes a released lease's node, waiting at most the release bound: the same delete Curator's recipes make
-     * (our node, and only it), but guaranteed and in the background, so that an outage never holds the caller.
+     * (our node, and only it). While connected, it is one synchronous request (its reply wakes the caller directly),
+     * cut short by the {@link Watchdog} at the bound; if it fails or is cut short, Curator's guaranteed delete takes
+     * over in the background, so that an outage never holds the caller.
      *
      * @throws LockConnectionException if the server did not confirm within the bound; Curator goes on retrying
      */
@@ -629,9 +666,38 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
                     + client.getZookeeperClient().getCurrentConnectionString()
                     + ": not connected; it is deleted when the connection returns or the session ends");
         }
+        long start = System.nanoTime();
+        long end = start + releaseBound.toNanos();
+        if (!Thread.currentThread().isInterrupted()) {
+            Watchdog.Ticket ticket = watchdog.arm(end);
+            if (ticket != null) {
+                boolean deleted = false;
+                boolean interrupted = false;
+                try {
+                    client.getZookeeperClient().getZooKeeper()
+                            .delete(ZKPaths.fixForNamespace(client.getNamespace(), node), -1);
+                    deleted = true;
+                } catch (KeeperException.NoNodeException e) {
+                    deleted = true; // gone with its session, or deleted by an earlier attempt
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (Exception e) {
+                    LOG.log(System.Logger.Level.DEBUG, "deleting " + node + " failed, retried in the background", e);
+                } finally {
+                    boolean cutShort = watchdog.disarm(ticket);
+                    if (interrupted && !cutShort) {
+                        Thread.currentThread().interrupt(); // the caller's interrupt, not the watchdog's
+                    }
+                }
+                if (deleted) {
+                    contact.confirmed(start);
+                    return;
+                }
+            }
+        }
         CountDownLatch done = deleteInBackground(node);
         try {
-            if (!done.await(releaseBound.toNanos(), TimeUnit.NANOSECONDS)) {
+            if (!done.await(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 throw new LockConnectionException("could not delete " + node + " at ZooKeeper "
                         + client.getZookeeperClient().getCurrentConnectionString() + " within "
                         + releaseBound.toMillis() + " ms; it is deleted when the connection returns or the session"
@@ -747,6 +813,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
         }
         client.getConnectionStateListenable().removeListener(this);
         contact.close();
+        watchdog.close();
         if (ownsClient) {
             live.clear();
             // ends the session: the server deletes every node of ours; during an outage, never past the bound

@@ -2,7 +2,6 @@ package org.lockspi.curator.internal;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -14,10 +13,15 @@ import org.apache.zookeeper.data.Stat;
 
 /**
  * The ZooKeeper handle of the provider's own Curator clients (Curator's default is a {@link ZooKeeperAdmin} too).
- * It changes one thing: an ephemeral create interrupted while its reply is outstanding waits for that reply, then
- * returns with the interrupt flag set. Otherwise the server creates the node and nobody learns its name, so an
+ * It changes one thing: an ephemeral create interrupted while its reply is outstanding settles what the server did,
+ * then returns with the interrupt flag set. Otherwise the server creates the node and nobody learns its name, so an
  * interrupt during a recipe's create would leave a lock node behind until the session ends; this way the recipe
  * learns the name, meets the interrupt at its next wait, and deletes the node as it does for any interrupt.
+ *
+ * <p>The create itself is the plain synchronous one (its reply wakes the caller directly, not through the event
+ * thread). Only when it is interrupted does the handle list the parent: the server answers a session's requests in
+ * order, so the listing shows whether the create made a node; the node is recognised by its name, unique for
+ * Curator's protected names ({@code _c_<uuid>-}).
  */
 @SuppressWarnings("try") // ZooKeeper.close() declares InterruptedException; not ours to change
 final class SettledCreateZooKeeper extends ZooKeeperAdmin {
@@ -39,6 +43,9 @@ final class SettledCreateZooKeeper extends ZooKeeperAdmin {
         }
     };
 
+    /** The digits ZooKeeper appends to a sequential node's name. */
+    private static final int SEQUENCE_DIGITS = 10;
+
     private SettledCreateZooKeeper(String connectString, int sessionTimeout, Watcher watcher, boolean canBeReadOnly)
             throws IOException {
         super(connectString, sessionTimeout, watcher, canBeReadOnly);
@@ -55,44 +62,67 @@ final class SettledCreateZooKeeper extends ZooKeeperAdmin {
         if (!mode.isEphemeral()) {
             return super.create(path, data, acl, mode, stat, ttl);
         }
-        CountDownLatch replied = new CountDownLatch(1);
-        Object[] reply = new Object[3]; // code, name, stat; published by the latch
-        super.create(path, data, acl, mode, (rc, p, ctx, name, s) -> {
-            reply[0] = rc;
-            reply[1] = name;
-            reply[2] = s;
-            replied.countDown();
-        }, null, ttl);
-        boolean interrupted = false;
-        while (true) {
+        try {
+            return super.create(path, data, acl, mode, stat, ttl);
+        } catch (InterruptedException e) {
+            return settle(path, mode, e);
+        }
+    }
+
+    /**
+     * After an interrupted create: the node it made, with the interrupt flag set again; or the interrupt, if the
+     * listing shows no such node (nothing was made). A failed listing leaves the outcome unknown, as a connection
+     * loss does: that failure is thrown with the interrupt flag set, and Curator's protected create looks for the
+     * node if it retries.
+     */
+    private String settle(String path, CreateMode mode, InterruptedException interrupt)
+            throws KeeperException, InterruptedException {
+        int slash = path.lastIndexOf('/');
+        String parent = slash == 0 ? "/" : path.substring(0, slash);
+        String name = path.substring(slash + 1);
+        List<String> children = null;
+        KeeperException failure = null;
+        while (children == null && failure == null) {
             try {
-                replied.await(); // every request gets a reply: a result, a connection loss, or closing
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
+                children = getChildren(parent, false); // the interrupt flag is clear: InterruptedException cleared it
+            } catch (KeeperException.NoNodeException e) {
+                children = List.of(); // no parent, no node
+            } catch (KeeperException e) {
+                failure = e;
+            } catch (InterruptedException again) {
+                // one more interrupt: the flag is set again at the end either way
             }
         }
-        if (interrupted) {
+        if (failure != null) {
             Thread.currentThread().interrupt();
+            failure.addSuppressed(interrupt);
+            throw failure;
         }
-        KeeperException.Code code = KeeperException.Code.get((Integer) reply[0]);
-        if (code != KeeperException.Code.OK) {
-            throw KeeperException.create(code, path);
+        String made = null;
+        for (String child : children) {
+            if (mode.isSequential() ? isSequenced(child, name) : child.equals(name)) {
+                if (made != null) {
+                    throw interrupt; // two candidates (a name that is not protected): cannot tell which is ours
+                }
+                made = child;
+            }
         }
-        if (stat != null && reply[2] != null) {
-            Stat s = (Stat) reply[2];
-            stat.setCzxid(s.getCzxid());
-            stat.setMzxid(s.getMzxid());
-            stat.setCtime(s.getCtime());
-            stat.setMtime(s.getMtime());
-            stat.setVersion(s.getVersion());
-            stat.setCversion(s.getCversion());
-            stat.setAversion(s.getAversion());
-            stat.setEphemeralOwner(s.getEphemeralOwner());
-            stat.setDataLength(s.getDataLength());
-            stat.setNumChildren(s.getNumChildren());
-            stat.setPzxid(s.getPzxid());
+        if (made == null) {
+            throw interrupt;
         }
-        return (String) reply[1];
+        Thread.currentThread().interrupt();
+        return slash == 0 ? "/" + made : parent + "/" + made;
+    }
+
+    private static boolean isSequenced(String child, String name) {
+        if (child.length() != name.length() + SEQUENCE_DIGITS || !child.startsWith(name)) {
+            return false;
+        }
+        for (int i = name.length(); i < child.length(); i++) {
+            if (!Character.isDigit(child.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 }
