@@ -58,6 +58,8 @@ final class EngineService implements LockService {
     private ExecutorService events; // guarded by guard; created on first use
     private volatile Thread eventThread;
     private Thread timer; // guarded by guard; created when the first hold with a deadline is registered
+    /** When the waiting timer wakes on its own (nanoTime), Long.MAX_VALUE if never; guarded by guard. */
+    private long timerDue = Long.MAX_VALUE;
     private final AsyncWaits async;
 
     EngineService(LockProvider provider, String description) {
@@ -217,9 +219,13 @@ final class EngineService implements LockService {
                     hold.ended();
                 } else {
                     holds.put(backendLease, hold);
-                    if (hold.nextDeadline() != Long.MAX_VALUE) {
-                        startTimer();
-                        timerWake.signalAll(); // the timer looks at the new deadline
+                    long due = hold.nextDeadline();
+                    // wake the timer only for a deadline before the one it sleeps towards: most holds' deadlines
+                    // come after those of the holds before them, and a wake-up per acquisition is a context switch
+                    if (due != Long.MAX_VALUE && !startTimer()
+                            && (timerDue == Long.MAX_VALUE || due - timerDue < 0)) {
+                        timerDue = due;
+                        timerWake.signalAll();
                     }
                 }
                 return hold;
@@ -307,14 +313,19 @@ final class EngineService implements LockService {
         timerWake.signalAll();
     }
 
-    /** Starts the deadline timer once. Caller holds the guard. */
-    private void startTimer() {
+    /**
+     * Starts the deadline timer once. Caller holds the guard.
+     *
+     * @return true if it started now (it then looks at every hold before it first waits)
+     */
+    private boolean startTimer() {
         if (timer != null || closed) {
-            return;
+            return false;
         }
         timer = new Thread(this::runTimer, "lockspi-deadlines-" + provider.name() + "-" + id);
         timer.setDaemon(true);
         timer.start();
+        return true;
     }
 
     /**
@@ -335,6 +346,7 @@ final class EngineService implements LockService {
                             next = due;
                         }
                     }
+                    timerDue = next;
                     if (next == Long.MAX_VALUE) {
                         timerWake.await();
                     } else {
