@@ -68,7 +68,13 @@ public final class BenchMain {
         Path chartPath = report.toAbsolutePath().resolveSibling(chart);
         Chart.write(results, chartPath);
         java.nio.file.Files.createDirectories(report.toAbsolutePath().getParent());
-        java.nio.file.Files.writeString(report, Report.markdown(results, ratios, chart));
+        String markdown = Report.markdown(results, ratios, chart);
+        // failover is measured by the test suite, not here; its summary beside the report is carried into it
+        Path failover = report.toAbsolutePath().resolveSibling("failover.md");
+        if (java.nio.file.Files.isRegularFile(failover)) {
+            markdown += Report.included(java.nio.file.Files.readString(failover), failover.getFileName().toString());
+        }
+        java.nio.file.Files.writeString(report, markdown);
         System.out.println();
         System.out.println("[bench] report: " + report.toAbsolutePath());
         System.out.println("[bench] chart:  " + chartPath);

@@ -84,6 +84,31 @@ public final class Report {
         return rep.md.toString();
     }
 
+    /**
+     * A hand-written document carried into the report as its last section: its title becomes a second-level
+     * heading, its other headings one level lower, and a line names the file it comes from.
+     *
+     * @param document the document's markdown
+     * @param fileName its file name, relative to the report
+     * @return the section, starting with a blank line
+     */
+    public static String included(String document, String fileName) {
+        StringBuilder out = new StringBuilder("\n");
+        boolean first = true;
+        for (String line : document.split("\n", -1)) {
+            if (first && line.startsWith("# ")) {
+                out.append('#').append(line).append("\n\n(From [").append(fileName).append("](").append(fileName)
+                        .append("), measured by the test suite, not by this run.)\n");
+            } else if (line.startsWith("#")) {
+                out.append('#').append(line).append('\n');
+            } else {
+                out.append(line).append('\n');
+            }
+            first = false;
+        }
+        return out.toString();
+    }
+
     private void write(Results r, List<Ratios.Ratio> ratios, String chartFile) {
         Settings s = r.settings;
         line("# ZooKeeper vs Redis: the measured trade-off");
