@@ -75,6 +75,11 @@ final class LeaseKeeper {
         return executor;
     }
 
+    /** @return the watch connection, which also carries the lock channels of the backend's waiters */
+    ConnectionWatch watch() {
+        return watch;
+    }
+
     /** @return the run_id the server reported last, for a new lease */
     String runId() {
         return runId;
@@ -137,9 +142,9 @@ final class LeaseKeeper {
                     continue;
                 }
                 long sentAt = System.nanoTime();
-                String script = lease.shared ? Scripts.RENEW_SHARED : Scripts.RENEW_EXCLUSIVE;
+                Script script = lease.shared ? Scripts.RENEW_SHARED : Scripts.RENEW_EXCLUSIVE;
                 Object result = Calls.retryOnce(redis, this::suspend,
-                        () -> redis.eval(script, List.of(lease.key), List.of(lease.entry, leaseArg)));
+                        () -> script.run(redis, List.of(lease.key), List.of(lease.entry, leaseArg)));
                 if (Long.valueOf(1L).equals(result)) {
                     lease.confirmed(sentAt);
                 } else {
