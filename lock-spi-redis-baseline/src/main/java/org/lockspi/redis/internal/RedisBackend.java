@@ -212,7 +212,8 @@ public final class RedisBackend implements LockBackend {
         /** Removes whatever this attempt may have left on the server. */
         void abandon() {
             Scripts.ABANDON.run(redis, List.of(keys.lock, leaseKey.equals(keys.lock) ? keys.readers : leaseKey,
-                    keys.waitingWriters, waiterKey, keys.queue), List.of(ownerToken, keys.channel));
+                    keys.waitingWriters, waiterKey, keys.queue),
+                    List.of(ownerToken, keys.channel, keys.waiter(""), fair ? "1" : "0"));
         }
     }
 
@@ -223,31 +224,30 @@ public final class RedisBackend implements LockBackend {
         waiting.add(attempt);
         long delay = settings.retryInitial().toNanos();
         long maxDelay = settings.retryMax().toNanos();
-        Wakeups.Signal signal = null; // joined after the first failed attempt: an uncontended one never subscribes
+        Wakeups.Waiter waiter = null; // joins after the first failed attempt: an uncontended one never subscribes
         try {
             while (true) {
-                long seen = signal == null ? 0 : signal.seen();
                 RedisLease lease = tryOnce(attempt, !deadline.hasExpired());
                 if (lease != null) {
+                    if (waiter != null && attempt.shared) {
+                        wakeups.wake(attempt.keys.channel, ""); // more readers or permits may fit: pass it on
+                    }
                     return lease;
                 }
                 if (deadline.hasExpired()) {
                     giveUp(attempt);
                     return null;
                 }
-                if (signal == null) {
-                    signal = wakeups.join(attempt.keys.channel);
-                    seen = signal.seenUnlessConfirmed();
-                    if (seen < 0) {
-                        continue; // subscribed before: a release since the failed attempt may have been missed
-                    }
-                    // else the confirmation of the subscription wakes this to try once more
+                if (waiter == null) {
+                    // Subscribed already: a wake-up is pending, since a release may have been published since the
+                    // failed attempt; else the confirmation of the subscription wakes it to try once more.
+                    waiter = wakeups.join(attempt.keys.channel, attempt.ownerToken);
                 }
                 // The polling fallback. Equal jitter: half the delay fixed, half random, so waiters spread out.
                 long sleep = delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
                 long nanos = Math.min(sleep, deadline.remainingNanos());
                 if (nanos > 0 && !closed) {
-                    signal.await(seen, nanos);
+                    waiter.await(nanos);
                 }
                 checkOpen();
                 delay = Math.min(delay * 2, maxDelay);
@@ -260,8 +260,8 @@ public final class RedisBackend implements LockBackend {
             }
             throw e;
         } finally {
-            if (signal != null) {
-                wakeups.leave(signal);
+            if (waiter != null) {
+                wakeups.leave(waiter);
             }
             waiting.remove(attempt);
         }
@@ -387,11 +387,11 @@ public final class RedisBackend implements LockBackend {
                 return; // close released it, or is releasing it
             }
             try {
-                Script script = lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE;
-                Calls.retryOnce(redis, keeper::failed,
-                        () -> script.run(redis, List.of(lease.key), List.of(lease.entry, channel)));
-                // The script published on the channel; waiters in this service need not wait for the message.
-                wakeups.wake(channel);
+                releaseOnServer(lease, channel);
+                if (!fair) {
+                    // The script published on the channel; a waiter in this service need not wait for the message.
+                    wakeups.wake(channel, "");
+                }
             } catch (JedisException e) {
                 if (lease.isLost()) {
                     return; // nothing of ours to free; a lost lease's release never throws
@@ -401,6 +401,21 @@ public final class RedisBackend implements LockBackend {
             }
         } finally {
             inFlight.readLock().unlock();
+        }
+    }
+
+    /** Runs the release script: compare-and-delete (or remove), then a message on the lock's channel. */
+    private void releaseOnServer(RedisLease lease, String channel) {
+        if (lease.shared) {
+            Calls.retryOnce(redis, keeper::failed, () -> Scripts.RELEASE_SHARED.run(redis, List.of(lease.key),
+                    List.of(lease.entry, channel)));
+        } else if (fair) {
+            RedisKeys keys = new RedisKeys(settings.keyPrefix(), lease.name);
+            Calls.retryOnce(redis, keeper::failed, () -> Scripts.RELEASE_FAIR.run(redis,
+                    List.of(lease.key, keys.queue), List.of(lease.entry, channel, keys.waiter(""))));
+        } else {
+            Calls.retryOnce(redis, keeper::failed, () -> Scripts.RELEASE_EXCLUSIVE.run(redis, List.of(lease.key),
+                    List.of(lease.entry, channel)));
         }
     }
 
@@ -456,9 +471,7 @@ public final class RedisBackend implements LockBackend {
                     continue; // the server did not answer: one wait is enough, the keys expire on their own
                 }
                 try {
-                    (lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE).run(redis,
-                            List.of(lease.key),
-                            List.of(lease.entry, RedisKeys.channel(settings.keyPrefix(), lease.name)));
+                    releaseOnServer(lease, RedisKeys.channel(settings.keyPrefix(), lease.name));
                 } catch (JedisException e) {
                     if (failure == null) {
                         failure = new LockConnectionException("closing " + settings + ": some leases could not be "

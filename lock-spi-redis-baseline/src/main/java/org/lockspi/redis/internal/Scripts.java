@@ -35,6 +35,20 @@ final class Scripts {
             + "end\n";
 
     /**
+     * First-come first-served: the live head of a waiter queue (KEYS-free helper; the queue and the waiter keys
+     * share the lock's hash tag). Drops heads whose waiter key expired (dead waiters).
+     */
+    private static final String LIVE_HEAD = ""
+            + "local function livehead(q, prefix)\n"
+            + "  while true do\n"
+            + "    local head = redis.call('ZRANGE', q, 0, 0)[1]\n"
+            + "    if not head then return nil end\n"
+            + "    if redis.call('EXISTS', prefix .. head) == 1 then return head end\n"
+            + "    redis.call('ZREM', q, head)\n"
+            + "  end\n"
+            + "end\n";
+
+    /**
      * Exclusive acquire. KEYS: lock, fence, readers, waiting writers, this attempt's waiter key, the waiter queue.
      * ARGV: token, lease ms, '1' for a write lock (no live reader may hold it), ms a failed attempt marks itself as
      * waiting for ('0': it will not wait), the kind's letter ({@link RedisEntry}), '1' if an earlier attempt may
@@ -45,7 +59,7 @@ final class Scripts {
      * and the entry, or nil if held by someone else (or, first-come first-served, if another waiter is ahead).
      * Uncontended and not first-come first-served it runs TIME, GET, SET and SET.
      */
-    static final Script ACQUIRE_EXCLUSIVE = new Script(PROLOGUE
+    static final Script ACQUIRE_EXCLUSIVE = new Script(PROLOGUE + LIVE_HEAD
             + "local write = ARGV[3] == '1'\n"
             + "local fair = ARGV[7] == '1'\n"
             + "local function busy()\n"
@@ -64,12 +78,8 @@ final class Scripts {
             + "  return false\n"
             + "end\n"
             + "if fair then\n"
-            + "  while true do\n"
-            + "    local head = redis.call('ZRANGE', KEYS[6], 0, 0)[1]\n"
-            + "    if not head or head == ARGV[1] then break end\n"
-            + "    if redis.call('EXISTS', ARGV[8] .. head) == 1 then return busy() end\n"
-            + "    redis.call('ZREM', KEYS[6], head)\n"
-            + "  end\n"
+            + "  local head = livehead(KEYS[6], ARGV[8])\n"
+            + "  if head and head ~= ARGV[1] then return busy() end\n"
             + "end\n"
             + "if write then\n"
             + "  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', string.format('%d', now))\n"
@@ -137,8 +147,8 @@ final class Scripts {
             + "return 1\n");
 
     /**
-     * Exclusive release: compare-and-delete, then a message on the lock's channel. KEYS: lock. ARGV: entry,
-     * channel. Returns 1 if it was ours, else 0.
+     * Exclusive release: compare-and-delete, then a message on the lock's channel (empty: it wakes one waiter per
+     * waiting client, see {@link Wakeups}). KEYS: lock. ARGV: entry, channel. Returns 1 if it was ours, else 0.
      */
     static final Script RELEASE_EXCLUSIVE = new Script(""
             + "if redis.call('GET', KEYS[1]) == ARGV[1] then\n"
@@ -149,12 +159,27 @@ final class Scripts {
             + "return 0\n");
 
     /**
+     * First-come first-served exclusive release: compare-and-delete, then a message naming the live head of the
+     * queue, the only waiter that may take the lock (none if nobody queues). KEYS: lock, waiter queue. ARGV: entry,
+     * channel, the prefix of the waiter keys. Returns 1 if it was ours, else 0.
+     */
+    static final Script RELEASE_FAIR = new Script(LIVE_HEAD
+            + "if redis.call('GET', KEYS[1]) == ARGV[1] then\n"
+            + "  redis.call('DEL', KEYS[1])\n"
+            + "  local head = livehead(KEYS[2], ARGV[3])\n"
+            + "  if head then redis.call('PUBLISH', ARGV[2], head) end\n"
+            + "  return 1\n"
+            + "end\n"
+            + "return 0\n");
+
+    /**
      * Giving up an acquisition: removes whatever the token may have left, whether the last attempt's outcome is
      * known or not (the entry is not known then: it is found by its owner token), and wakes the lock's waiters (a
-     * waiting writer or the queue's head going away may let them in). KEYS: lock, sorted set, waiting writers,
-     * waiter key, waiter queue. ARGV: token, channel.
+     * waiting writer or the queue's head going away may let them in: with a queue, its new live head is named).
+     * KEYS: lock, sorted set, waiting writers, waiter key, waiter queue. ARGV: token, channel, the prefix of the
+     * waiter keys, '1' if the lock is first-come first-served.
      */
-    static final Script ABANDON = new Script(""
+    static final Script ABANDON = new Script(LIVE_HEAD
             + "local function mine(v) return v and (v == ARGV[1] or string.sub(v, 1, #ARGV[1] + 1) == ARGV[1] .. '|') end\n"
             + "if mine(redis.call('GET', KEYS[1])) then redis.call('DEL', KEYS[1]) end\n"
             + "for _, m in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do\n"
@@ -163,7 +188,12 @@ final class Scripts {
             + "redis.call('ZREM', KEYS[3], ARGV[1])\n"
             + "redis.call('ZREM', KEYS[5], ARGV[1])\n"
             + "redis.call('DEL', KEYS[4])\n"
-            + "redis.call('PUBLISH', ARGV[2], '')\n"
+            + "if ARGV[4] == '1' then\n"
+            + "  local head = livehead(KEYS[5], ARGV[3])\n"
+            + "  if head then redis.call('PUBLISH', ARGV[2], head) end\n"
+            + "else\n"
+            + "  redis.call('PUBLISH', ARGV[2], '')\n"
+            + "end\n"
             + "return 1\n");
 
     /**
