@@ -172,7 +172,9 @@ public final class RedisBackend implements LockBackend {
             this.scriptKeys = shared ? List.of(keys.lock, keys.fence,
                     request.kind() == LockKind.SEMAPHORE ? keys.permits : keys.readers, keys.waitingWriters,
                     waiterKey)
-                    : List.of(keys.lock, keys.fence, keys.readers, keys.waitingWriters, waiterKey, keys.queue);
+                    : request.kind() == LockKind.WRITE || fair
+                    ? List.of(keys.lock, keys.fence, waiterKey, keys.readers, keys.waitingWriters, keys.queue)
+                    : List.of(keys.lock, keys.fence, waiterKey); // a plain mutex touches no other key
         }
 
         /** @param mayWait whether the caller will wait if this attempt fails (a writer then says it waits) */
@@ -184,10 +186,11 @@ public final class RedisBackend implements LockBackend {
             switch (request.kind()) {
                 case MUTEX:
                 case NON_REENTRANT_MUTEX:
-                    return List.of(ownerToken, leaseArg, "0", waitArg, RedisEntry.letter(request.kind()), marked,
-                            queued, keys.waiter(""));
+                    return fair ? List.of(ownerToken, leaseArg, waitArg, RedisEntry.letter(request.kind()), marked,
+                            "0", "1", keys.waiter(""))
+                            : List.of(ownerToken, leaseArg, waitArg, RedisEntry.letter(request.kind()), marked);
                 case WRITE:
-                    return List.of(ownerToken, leaseArg, "1", waitArg, RedisEntry.letter(request.kind()), marked,
+                    return List.of(ownerToken, leaseArg, waitArg, RedisEntry.letter(request.kind()), marked, "1",
                             queued, keys.waiter(""));
                 case READ: {
                     String downgrade = "";

@@ -49,26 +49,28 @@ final class Scripts {
             + "end\n";
 
     /**
-     * Exclusive acquire. KEYS: lock, fence, readers, waiting writers, this attempt's waiter key, the waiter queue.
-     * ARGV: token, lease ms, '1' for a write lock (no live reader may hold it), ms a failed attempt marks itself as
+     * Exclusive acquire. KEYS: lock, fence, this attempt's waiter key, then (write lock or first-come first-served
+     * only) readers, waiting writers, the waiter queue. ARGV: token, lease ms, ms a failed attempt marks itself as
      * waiting for ('0': it will not wait), the kind's letter ({@link RedisEntry}), '1' if an earlier attempt may
-     * have left waiter marks, '1' for first-come first-served (only the head of the queue may take the lock; a
-     * failed waiting attempt joins the queue), the prefix of the waiter keys (to skip queue entries whose waiter
-     * key expired: a dead waiter). A waiting write lock is also listed among the waiting writers. The key's value
-     * is the holder's entry, {@code <owner token>|<fencing token>|<server ms>|<kind>}. Returns the fencing token
-     * and the entry, or nil if held by someone else (or, first-come first-served, if another waiter is ahead).
-     * Uncontended and not first-come first-served it runs TIME, GET, SET and SET.
+     * have left waiter marks, then (optional) '1' for a write lock (no live reader may hold it), '1' for
+     * first-come first-served (only the head of the queue may take the lock; a failed waiting attempt joins the
+     * queue), the prefix of the waiter keys (to skip queue entries whose waiter key expired: a dead waiter). A
+     * plain mutex passes only the first three keys and five arguments. A waiting write lock is also listed among
+     * the waiting writers. The key's value is the holder's entry, {@code <owner token>|<fencing token>|<server
+     * ms>|<kind>}. Returns the fencing token and the entry, or nil if held by someone else (or, first-come
+     * first-served, if another waiter is ahead). Uncontended and not first-come first-served it runs TIME, GET,
+     * SET and SET.
      */
     static final Script ACQUIRE_EXCLUSIVE = new Script(PROLOGUE + LIVE_HEAD
-            + "local write = ARGV[3] == '1'\n"
+            + "local write = ARGV[6] == '1'\n"
             + "local fair = ARGV[7] == '1'\n"
             + "local function busy()\n"
-            + "  local wait = tonumber(ARGV[4])\n"
+            + "  local wait = tonumber(ARGV[3])\n"
             + "  if wait > 0 then\n"
-            + "    redis.call('SET', KEYS[5], 'waiting', 'PX', ARGV[4])\n"
+            + "    redis.call('SET', KEYS[3], 'waiting', 'PX', ARGV[3])\n"
             + "    if write then\n"
-            + "      redis.call('ZADD', KEYS[4], string.format('%d', now + wait), ARGV[1])\n"
-            + "      keepset(KEYS[4], wait)\n"
+            + "      redis.call('ZADD', KEYS[5], string.format('%d', now + wait), ARGV[1])\n"
+            + "      keepset(KEYS[5], wait)\n"
             + "    end\n"
             + "    if fair then\n"
             + "      redis.call('ZADD', KEYS[6], 'NX', string.format('%d', nowus), ARGV[1])\n"
@@ -82,16 +84,16 @@ final class Scripts {
             + "  if head and head ~= ARGV[1] then return busy() end\n"
             + "end\n"
             + "if write then\n"
-            + "  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', string.format('%d', now))\n"
-            + "  if redis.call('ZCARD', KEYS[3]) > 0 then return busy() end\n"
+            + "  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', string.format('%d', now))\n"
+            + "  if redis.call('ZCARD', KEYS[4]) > 0 then return busy() end\n"
             + "end\n"
             + "local n = nexttoken(KEYS[2])\n"
-            + "local entry = ARGV[1] .. '|' .. string.format('%d', n) .. '|' .. string.format('%d', now) .. '|' .. ARGV[5]\n"
+            + "local entry = ARGV[1] .. '|' .. string.format('%d', n) .. '|' .. string.format('%d', now) .. '|' .. ARGV[4]\n"
             + "if not redis.call('SET', KEYS[1], entry, 'NX', 'PX', ARGV[2]) then return busy() end\n"
             + "redis.call('SET', KEYS[2], string.format('%d', n))\n"
-            + "if ARGV[6] == '1' then\n"
-            + "  redis.call('DEL', KEYS[5])\n"
-            + "  if write then redis.call('ZREM', KEYS[4], ARGV[1]) end\n"
+            + "if ARGV[5] == '1' then\n"
+            + "  redis.call('DEL', KEYS[3])\n"
+            + "  if write then redis.call('ZREM', KEYS[5], ARGV[1]) end\n"
             + "  if fair then redis.call('ZREM', KEYS[6], ARGV[1]) end\n"
             + "end\n"
             + "return {n, entry}\n");
