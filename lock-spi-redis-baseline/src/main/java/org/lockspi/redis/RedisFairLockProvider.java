@@ -19,23 +19,25 @@ import org.lockspi.spi.LockUri;
  * serve {@code redis://} and {@code rediss://}.
  *
  * <p>A waiting acquisition adds its owner token to {@code <keyPrefix>{N}:queue}, a sorted set scored by the
- * server time of its first failed attempt; only the head may take the lock (a head whose waiter key expired, a
- * dead waiter, is dropped by the next attempt), so a {@code tryAcquire} without waiting fails while anyone queues.
- * A release publishes on the lock's channel and every waiter tries again; the head wins. Fairness costs one more
- * command inside the acquiring script when nobody waits (reading the queue's head), and a hand-off waits for the
+ * server time of its first failed attempt, and keeps its kind in its waiter key. A free mutex or write lock goes
+ * to the head of the queue only; a reader comes in while only readers are ahead of it (a reader never overtakes a
+ * queued writer, and the readers at the head come in together); a permit goes to a waiter with fewer live waiters
+ * ahead of it than permits are free. An entry whose waiter key expired (a dead waiter) is dropped when met, so a
+ * {@code tryAcquire} without waiting fails while a live waiter queues. A release publishes the head's owner token
+ * (everyone's, if the head is a reader) on the lock's channel, so only that waiter tries again. Fairness costs one
+ * more command inside the acquiring script when nobody waits (reading the queue), and a hand-off waits for the
  * head, however slow, where the baseline gives the lock to whichever waiter asks first.
  *
- * <p>Only the mutexes queue, so this provider declares neither {@code READ_WRITE} nor {@code SEMAPHORE}: their
- * waiters would not be served in order, and {@code FAIR} covers every kind a provider declares (spec §14). The
- * features are fixed (spec §9.8); that is why first-come first-served is a provider of its own rather than a URI
- * parameter of {@code redis-baseline}.
+ * <p>The features are fixed (spec §9.8); that is why first-come first-served is a provider of its own rather than
+ * a URI parameter of {@code redis-baseline}.
  */
 public final class RedisFairLockProvider implements LockProvider {
     /** The provider's name: {@value}. */
     public static final String NAME = "redis-fair";
 
     private static final Set<LockFeature> FEATURES = Collections.unmodifiableSet(EnumSet.of(
-            LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.FAIR,
+            LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
+            LockFeature.SEMAPHORE, LockFeature.FAIR,
             LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL, LockFeature.LOST_NOTIFICATION,
             LockFeature.CRASH_RELEASE, LockFeature.INSPECTION));
     private static final RedisLockProvider BASELINE = new RedisLockProvider();

@@ -78,8 +78,8 @@ public final class RedisBackend implements LockBackend {
 
     /**
      * {@link #open} for first-come first-served locks: the waiters of an exclusive lock queue on the server (a
-     * sorted set scored by arrival, see {@link RedisKeys}) and a free lock goes to the head of the queue. Only
-     * the exclusive kinds queue; readers and semaphore permits do not.
+     * sorted set scored by arrival, see {@link RedisKeys}) and a free lock goes to the head of the queue (the
+     * readers at its head together, as many permits as are free to as many waiters at its head).
      *
      * @param settings the parsed options
      * @param events   where to report connection and lease events
@@ -169,9 +169,10 @@ public final class RedisBackend implements LockBackend {
             this.leaseKey = request.kind() == LockKind.READ ? keys.readers
                     : request.kind() == LockKind.SEMAPHORE ? keys.permits : keys.lock;
             this.waiterKey = keys.waiter(ownerToken);
-            this.scriptKeys = shared ? List.of(keys.lock, keys.fence,
-                    request.kind() == LockKind.SEMAPHORE ? keys.permits : keys.readers, keys.waitingWriters,
-                    waiterKey)
+            String set = request.kind() == LockKind.SEMAPHORE ? keys.permits : keys.readers;
+            this.scriptKeys = shared ? fair
+                    ? List.of(keys.lock, keys.fence, set, keys.waitingWriters, waiterKey, keys.queue)
+                    : List.of(keys.lock, keys.fence, set, keys.waitingWriters, waiterKey)
                     : request.kind() == LockKind.WRITE || fair
                     ? List.of(keys.lock, keys.fence, waiterKey, keys.readers, keys.waitingWriters, keys.queue)
                     : List.of(keys.lock, keys.fence, waiterKey); // a plain mutex touches no other key
@@ -202,11 +203,16 @@ public final class RedisBackend implements LockBackend {
                         }
                         downgrade = ((RedisLease) heldWrite).entry;
                     }
-                    return List.of(ownerToken, leaseArg, "0", "1", downgrade, waitArg, marked);
+                    return fair ? List.of(ownerToken, leaseArg, "0", "1", downgrade, waitArg, marked, "1",
+                            keys.waiter(""), "R", keys.channel)
+                            : List.of(ownerToken, leaseArg, "0", "1", downgrade, waitArg, marked);
                 }
-                case SEMAPHORE:
-                    return List.of(ownerToken, leaseArg, Integer.toString(request.permits()), "0", "", waitArg,
-                            marked);
+                case SEMAPHORE: {
+                    String permits = Integer.toString(request.permits());
+                    return fair ? List.of(ownerToken, leaseArg, permits, "0", "", waitArg, marked, "1",
+                            keys.waiter(""), "S", keys.channel)
+                            : List.of(ownerToken, leaseArg, permits, "0", "", waitArg, marked);
+                }
                 default:
                     throw new IllegalArgumentException("unknown lock kind: " + request.kind());
             }
@@ -232,8 +238,10 @@ public final class RedisBackend implements LockBackend {
             while (true) {
                 RedisLease lease = tryOnce(attempt, !deadline.hasExpired());
                 if (lease != null) {
-                    if (waiter != null && attempt.shared) {
-                        wakeups.wake(attempt.keys.channel, ""); // more readers or permits may fit: pass it on
+                    if (waiter != null && attempt.shared && !fair) {
+                        // More readers or permits may fit: pass the wake-up on (first-come first-served, the
+                        // script named the next head).
+                        wakeups.wake(attempt.keys.channel, "");
                     }
                     return lease;
                 }
@@ -409,13 +417,14 @@ public final class RedisBackend implements LockBackend {
 
     /** Runs the release script: compare-and-delete (or remove), then a message on the lock's channel. */
     private void releaseOnServer(RedisLease lease, String channel) {
-        if (lease.shared) {
+        if (fair) {
+            RedisKeys keys = new RedisKeys(settings.keyPrefix(), lease.name);
+            Script script = lease.shared ? Scripts.RELEASE_SHARED_FAIR : Scripts.RELEASE_FAIR;
+            Calls.retryOnce(redis, keeper::failed, () -> script.run(redis, List.of(lease.key, keys.queue),
+                    List.of(lease.entry, channel, keys.waiter(""))));
+        } else if (lease.shared) {
             Calls.retryOnce(redis, keeper::failed, () -> Scripts.RELEASE_SHARED.run(redis, List.of(lease.key),
                     List.of(lease.entry, channel)));
-        } else if (fair) {
-            RedisKeys keys = new RedisKeys(settings.keyPrefix(), lease.name);
-            Calls.retryOnce(redis, keeper::failed, () -> Scripts.RELEASE_FAIR.run(redis,
-                    List.of(lease.key, keys.queue), List.of(lease.entry, channel, keys.waiter(""))));
         } else {
             Calls.retryOnce(redis, keeper::failed, () -> Scripts.RELEASE_EXCLUSIVE.run(redis, List.of(lease.key),
                     List.of(lease.entry, channel)));

@@ -17,8 +17,8 @@ package org.lockspi.redis.internal;
  *       visible to operators and to the conformance kit;</li>
  *   <li>{@code <prefix>{<name>}:fence}: the fencing counter, never expiring;</li>
  *   <li>{@code <prefix>{<name>}:queue} (first-come first-served only): a sorted set of the owner tokens of
- *       waiting acquisitions scored by their arrival (server time, us), expiring with the last waiter's mark; the
- *       head whose waiter key is gone (a dead waiter) is skipped.</li>
+ *       waiting acquisitions scored by their arrival (server time, us), expiring with the last waiter's mark; their
+ *       waiter keys hold their kinds' letters; an entry whose waiter key is gone (a dead waiter) is dropped.</li>
  * </ul>
  * and the pub/sub channel {@code <prefix>{<name>}:wake} (not a key), on which every release publishes; it carries
  * the same hash tag, so a sharded deployment can route it with the keys.

@@ -35,18 +35,48 @@ final class Scripts {
             + "end\n";
 
     /**
-     * First-come first-served: the live head of a waiter queue (KEYS-free helper; the queue and the waiter keys
-     * share the lock's hash tag). Drops heads whose waiter key expired (dead waiters).
+     * First-come first-served helpers (the queue and the waiter keys share the lock's hash tag). A queued waiter's
+     * waiter key holds its kind's letter ({@code M}, {@code N}, {@code W}, {@code R} for a reader, {@code S} for
+     * a permit); an entry whose waiter key expired (a dead waiter) is dropped when met. {@code livehead} returns
+     * the live head and its kind; {@code wakehead} publishes whom a freed lock may go to: the head by its owner
+     * token, or everyone ({@code *}) when the head is a reader, since the readers behind it may come in together;
+     * {@code blocked} says whether live entries ahead of {@code me} (the whole queue if {@code me} is not in it)
+     * hold it back, asking {@code test(kind, count so far)} of each.
      */
-    private static final String LIVE_HEAD = ""
+    private static final String QUEUE = ""
             + "local function livehead(q, prefix)\n"
             + "  while true do\n"
             + "    local head = redis.call('ZRANGE', q, 0, 0)[1]\n"
             + "    if not head then return nil end\n"
-            + "    if redis.call('EXISTS', prefix .. head) == 1 then return head end\n"
+            + "    local kind = redis.call('GET', prefix .. head)\n"
+            + "    if kind then return head, kind end\n"
             + "    redis.call('ZREM', q, head)\n"
             + "  end\n"
-            + "end\n";
+            + "end\n"
+            + "local function wakehead(q, prefix, channel)\n"
+            + "  local head, kind = livehead(q, prefix)\n"
+            + "  if head then redis.call('PUBLISH', channel, kind == 'R' and '*' or head) end\n"
+            + "end\n"
+            + "local function blocked(q, prefix, me, test)\n"
+            + "  local from = 0\n"
+            + "  local seen = 0\n"
+            + "  while true do\n"
+            + "    local batch = redis.call('ZRANGE', q, from, from + 15)\n"
+            + "    if #batch == 0 then return false end\n"
+            + "    for _, m in ipairs(batch) do\n"
+            + "      if m == me then return false end\n"
+            + "      local kind = redis.call('GET', prefix .. m)\n"
+            + "      if kind then\n"
+            + "        seen = seen + 1\n"
+            + "        if test(kind, seen) then return true end\n"
+            + "        from = from + 1\n"
+            + "      else\n"
+            + "        redis.call('ZREM', q, m)\n"
+            + "      end\n"
+            + "    end\n"
+            + "  end\n"
+            + "end\n"
+            + "local function always() return true end\n";
 
     /**
      * Exclusive acquire. KEYS: lock, fence, this attempt's waiter key, then (write lock or first-come first-served
@@ -61,13 +91,13 @@ final class Scripts {
      * first-served, if another waiter is ahead). Uncontended and not first-come first-served it runs TIME, GET,
      * SET and SET.
      */
-    static final Script ACQUIRE_EXCLUSIVE = new Script(PROLOGUE + LIVE_HEAD
+    static final Script ACQUIRE_EXCLUSIVE = new Script(PROLOGUE + QUEUE
             + "local write = ARGV[6] == '1'\n"
             + "local fair = ARGV[7] == '1'\n"
             + "local function busy()\n"
             + "  local wait = tonumber(ARGV[3])\n"
             + "  if wait > 0 then\n"
-            + "    redis.call('SET', KEYS[3], 'waiting', 'PX', ARGV[3])\n"
+            + "    redis.call('SET', KEYS[3], fair and ARGV[4] or 'waiting', 'PX', ARGV[3])\n"
             + "    if write then\n"
             + "      redis.call('ZADD', KEYS[5], string.format('%d', now + wait), ARGV[1])\n"
             + "      keepset(KEYS[5], wait)\n"
@@ -79,10 +109,7 @@ final class Scripts {
             + "  end\n"
             + "  return false\n"
             + "end\n"
-            + "if fair then\n"
-            + "  local head = livehead(KEYS[6], ARGV[8])\n"
-            + "  if head and head ~= ARGV[1] then return busy() end\n"
-            + "end\n"
+            + "if fair and blocked(KEYS[6], ARGV[8], ARGV[1], always) then return busy() end\n"
             + "if write then\n"
             + "  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', string.format('%d', now))\n"
             + "  if redis.call('ZCARD', KEYS[4]) > 0 then return busy() end\n"
@@ -100,35 +127,63 @@ final class Scripts {
 
     /**
      * Shared acquire (a reader or a semaphore permit). KEYS: lock, fence, sorted set, waiting writers, this
-     * attempt's waiter key. ARGV: token, lease ms, limit (0: none), '1' for a reader (no writer may hold the lock
-     * and no writer may be waiting), the owner token of a write lease being downgraded (or ''), which lets the
-     * reader in at once, ms a failed attempt marks itself as waiting for ('0': it will not wait), '1' if an earlier
-     * attempt may have left a waiter mark. The member is the holder's entry, {@code <owner token>|<fencing
-     * token>|<server ms>}. Returns the fencing token and the entry, or nil if it must wait.
+     * attempt's waiter key, then (first-come first-served only) the waiter queue. ARGV: token, lease ms, limit (0:
+     * none), '1' for a reader (no writer may hold the lock and no writer may be waiting), the owner token of a
+     * write lease being downgraded (or ''), which lets the reader in at once, ms a failed attempt marks itself as
+     * waiting for ('0': it will not wait), '1' if an earlier attempt may have left a waiter mark, then (optional)
+     * '1' for first-come first-served, the prefix of the waiter keys, the kind's letter ({@code R} or {@code S}),
+     * the lock's channel. First-come first-served, the queue replaces the waiting writers: a reader may come in
+     * while only readers are queued ahead of it, a permit while fewer live waiters are ahead of it than permits
+     * are free; a queued waiter that got in names the next head on the channel (more may fit). The member is the
+     * holder's entry, {@code <owner token>|<fencing token>|<server ms>}. Returns the fencing token and the entry,
+     * or nil if it must wait.
      */
-    static final Script ACQUIRE_SHARED = new Script(PROLOGUE
+    static final Script ACQUIRE_SHARED = new Script(PROLOGUE + QUEUE
             + "local lease = tonumber(ARGV[2])\n"
+            + "local fair = ARGV[8] == '1'\n"
             + "local function busy()\n"
-            + "  if tonumber(ARGV[6]) > 0 then redis.call('SET', KEYS[5], 'waiting', 'PX', ARGV[6]) end\n"
+            + "  if tonumber(ARGV[6]) > 0 then\n"
+            + "    redis.call('SET', KEYS[5], fair and ARGV[10] or 'waiting', 'PX', ARGV[6])\n"
+            + "    if fair then\n"
+            + "      redis.call('ZADD', KEYS[6], 'NX', string.format('%d', nowus), ARGV[1])\n"
+            + "      keepset(KEYS[6], tonumber(ARGV[6]))\n"
+            + "    end\n"
+            + "  end\n"
             + "  return false\n"
             + "end\n"
             + "redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', string.format('%d', now))\n"
+            + "local limit = tonumber(ARGV[3])\n"
             + "if ARGV[4] == '1' then\n"
             + "  local writer = redis.call('GET', KEYS[1])\n"
             + "  if ARGV[5] == '' or writer ~= ARGV[5] then\n"
             + "    if writer then return busy() end\n"
-            + "    redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', string.format('%d', now))\n"
-            + "    if redis.call('ZCARD', KEYS[4]) > 0 then return busy() end\n"
+            + "    if fair then\n"
+            + "      if blocked(KEYS[6], ARGV[9], ARGV[1], function(kind) return kind ~= 'R' end) then return busy() end\n"
+            + "    else\n"
+            + "      redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', string.format('%d', now))\n"
+            + "      if redis.call('ZCARD', KEYS[4]) > 0 then return busy() end\n"
+            + "    end\n"
             + "  end\n"
             + "end\n"
-            + "local limit = tonumber(ARGV[3])\n"
-            + "if limit > 0 and redis.call('ZCARD', KEYS[3]) >= limit then return busy() end\n"
+            + "if limit > 0 then\n"
+            + "  local free = limit - redis.call('ZCARD', KEYS[3])\n"
+            + "  if free <= 0 then return busy() end\n"
+            + "  if fair and blocked(KEYS[6], ARGV[9], ARGV[1], function(kind, seen) return seen >= free end) then\n"
+            + "    return busy()\n"
+            + "  end\n"
+            + "end\n"
             + "local n = nexttoken(KEYS[2])\n"
             + "redis.call('SET', KEYS[2], string.format('%d', n))\n"
             + "local entry = ARGV[1] .. '|' .. string.format('%d', n) .. '|' .. string.format('%d', now)\n"
             + "redis.call('ZADD', KEYS[3], string.format('%d', now + lease), entry)\n"
             + "keepset(KEYS[3], lease)\n"
-            + "if ARGV[7] == '1' then redis.call('DEL', KEYS[5]) end\n"
+            + "if ARGV[7] == '1' then\n"
+            + "  redis.call('DEL', KEYS[5])\n"
+            + "  if fair then\n"
+            + "    redis.call('ZREM', KEYS[6], ARGV[1])\n"
+            + "    wakehead(KEYS[6], ARGV[9], ARGV[11])\n"
+            + "  end\n"
+            + "end\n"
             + "return {n, entry}\n");
 
     /** Exclusive renew. KEYS: lock. ARGV: entry, lease ms. Returns 1 if still ours (and extended), else 0. */
@@ -165,14 +220,23 @@ final class Scripts {
      * queue, the only waiter that may take the lock (none if nobody queues). KEYS: lock, waiter queue. ARGV: entry,
      * channel, the prefix of the waiter keys. Returns 1 if it was ours, else 0.
      */
-    static final Script RELEASE_FAIR = new Script(LIVE_HEAD
+    static final Script RELEASE_FAIR = new Script(QUEUE
             + "if redis.call('GET', KEYS[1]) == ARGV[1] then\n"
             + "  redis.call('DEL', KEYS[1])\n"
-            + "  local head = livehead(KEYS[2], ARGV[3])\n"
-            + "  if head then redis.call('PUBLISH', ARGV[2], head) end\n"
+            + "  wakehead(KEYS[2], ARGV[3], ARGV[2])\n"
             + "  return 1\n"
             + "end\n"
             + "return 0\n");
+
+    /**
+     * First-come first-served shared release: the entry removed, then a message naming the live head of the
+     * queue (everyone if it is a reader). KEYS: sorted set, waiter queue. ARGV: entry, channel, the prefix of the
+     * waiter keys. Returns 1 if it was there, else 0.
+     */
+    static final Script RELEASE_SHARED_FAIR = new Script(QUEUE
+            + "local n = redis.call('ZREM', KEYS[1], ARGV[1])\n"
+            + "if n == 1 then wakehead(KEYS[2], ARGV[3], ARGV[2]) end\n"
+            + "return n\n");
 
     /**
      * Giving up an acquisition: removes whatever the token may have left, whether the last attempt's outcome is
@@ -181,7 +245,7 @@ final class Scripts {
      * KEYS: lock, sorted set, waiting writers, waiter key, waiter queue. ARGV: token, channel, the prefix of the
      * waiter keys, '1' if the lock is first-come first-served.
      */
-    static final Script ABANDON = new Script(LIVE_HEAD
+    static final Script ABANDON = new Script(QUEUE
             + "local function mine(v) return v and (v == ARGV[1] or string.sub(v, 1, #ARGV[1] + 1) == ARGV[1] .. '|') end\n"
             + "if mine(redis.call('GET', KEYS[1])) then redis.call('DEL', KEYS[1]) end\n"
             + "for _, m in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do\n"
@@ -191,8 +255,7 @@ final class Scripts {
             + "redis.call('ZREM', KEYS[5], ARGV[1])\n"
             + "redis.call('DEL', KEYS[4])\n"
             + "if ARGV[4] == '1' then\n"
-            + "  local head = livehead(KEYS[5], ARGV[3])\n"
-            + "  if head then redis.call('PUBLISH', ARGV[2], head) end\n"
+            + "  wakehead(KEYS[5], ARGV[3], ARGV[2])\n"
             + "else\n"
             + "  redis.call('PUBLISH', ARGV[2], '')\n"
             + "end\n"
