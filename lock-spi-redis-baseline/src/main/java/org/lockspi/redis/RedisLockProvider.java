@@ -17,8 +17,9 @@ import org.lockspi.spi.LockUri;
 
 /**
  * The Redis baseline provider, {@code redis-baseline}: locks on one Redis instance with {@code SET key token NX
- * PX lease}, an owner-checked release in Lua, lease renewal by a watchdog and an {@code INCR} fencing counter, on
- * Jedis. It serves the schemes {@code redis} and {@code rediss} (TLS).
+ * PX lease} and a fencing counter in one Lua script, an owner-checked release in Lua, lease renewal by a watchdog
+ * and waiters woken by the releases (pub/sub), on Jedis. It serves the schemes {@code redis} and {@code rediss}
+ * (TLS); {@link RedisFairLockProvider} ({@code redis-fair}) serves them too, first come first served.
  *
  * <h2>URI</h2>
  * {@code redis://[user:password@]host[:port][/db][?leaseTime=30s&connectTimeout=5s&...]}; port 6379 and
