@@ -16,11 +16,12 @@ import org.lockspi.spi.LockProvider;
 import org.lockspi.spi.LockUri;
 
 /**
- * The Redis baseline provider, {@code redis-baseline}: locks on Redis with {@code SET key token NX PX lease},
- * an owner-checked release in Lua, lease renewal by a watchdog and an {@code INCR} fencing counter, on Jedis. It
- * serves one instance ({@code redis}, {@code rediss}), Redis Sentinel ({@code redis-sentinel},
- * {@code rediss-sentinel}) and Redis Cluster ({@code redis-cluster}, {@code rediss-cluster}); the double
- * {@code s} means TLS to every server.
+ * The Redis baseline provider, {@code redis-baseline}: locks on Redis with {@code SET key token NX PX lease} and
+ * a fencing counter in one Lua script, an owner-checked release in Lua, lease renewal by a watchdog and waiters
+ * woken by the releases (pub/sub), on Jedis. It serves one instance ({@code redis}, {@code rediss}), Redis
+ * Sentinel ({@code redis-sentinel}, {@code rediss-sentinel}) and Redis Cluster ({@code redis-cluster},
+ * {@code rediss-cluster}); the double {@code s} means TLS to every server. {@link RedisFairLockProvider}
+ * ({@code redis-fair}) serves them too, first come first served.
  *
  * <h2>URI</h2>
  * <ul>
@@ -73,7 +74,8 @@ import org.lockspi.spi.LockUri;
  * lease), {@code <keyPrefix>{N}:read} and {@code <keyPrefix>{N}:sem} (sorted sets of owner tokens scored by
  * expiry, for readers and semaphore permits), {@code <keyPrefix>{N}:wwait} (waiting writers, which new readers
  * let pass), {@code <keyPrefix>{N}:wait:<owner token>} (one short-lived key per waiting acquisition) and
- * {@code <keyPrefix>{N}:fence} (the fencing counter, never expiring). The braces are a Redis Cluster hash tag:
+ * {@code <keyPrefix>{N}:fence} (the fencing counter, never expiring). Scripts are sent by SHA-1
+ * ({@code EVALSHA}), loaded once per server run. The braces are a Redis Cluster hash tag:
  * all keys of one lock share a slot.
  *
  * <h2>Guarantees, and what they depend on</h2>
@@ -99,8 +101,10 @@ import org.lockspi.spi.LockUri;
  *       lost at once; any failed call makes the leases uncertain at once, and they are lost at their
  *       {@code validUntilNanos()}. Release and close wait for the server at most connectTimeout +
  *       socketTimeout per try; what they cannot delete expires by its TTL.</li>
- *   <li><b>Waiting</b> is polling with a bounded, jittered exponential back-off: no fairness (FIFO) and no
- *       herd-free wake-up; a release in the same service wakes that service's waiters at once.</li>
+ *   <li><b>Waiting</b>: a release publishes on the lock's channel {@code <keyPrefix>{N}:wake}, and the waiters,
+ *       subscribed through one connection per service, try again at once; they also poll with a bounded, jittered
+ *       exponential back-off, so a lost message costs at most {@code retryMax}. No fairness (FIFO: see
+ *       {@link RedisFairLockProvider}) and no herd-free wake-up (a release wakes every waiter of the lock).</li>
  * </ul>
  */
 public final class RedisLockProvider implements LockProvider {

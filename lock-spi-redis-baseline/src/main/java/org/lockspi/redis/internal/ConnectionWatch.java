@@ -1,5 +1,8 @@
 package org.lockspi.redis.internal;
 
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -15,7 +18,13 @@ import redis.clients.jedis.exceptions.JedisException;
  * master of a Sentinel deployment). After a drop it reconnects with a back-off from {@code first}
  * doubling to {@code max}, until closed.
  *
- * <p>Threads: one daemon thread of its own; {@code onDrop} runs on it and must not block for long.
+ * <p>The same connection carries the service's lock channels ({@link #listen}): one subscriber connection for all
+ * the locks the service waits for, whatever their number. The messages go to the {@link Listener}; after a
+ * reconnection every channel is subscribed again (a message sent meanwhile is lost: the waiters' polling covers
+ * that).
+ *
+ * <p>Threads: one daemon thread of its own; {@code onDrop} and the listener run on it and must not block for long.
+ * {@link #listen} and {@link #unlisten} may be called from any thread.
  */
 final class ConnectionWatch implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ConnectionWatch.class.getName());
@@ -30,6 +39,29 @@ final class ConnectionWatch implements AutoCloseable {
     private final Object lock = new Object();
     private Jedis current; // guarded by lock
     private boolean closed; // guarded by lock
+
+    /** Receives what arrives on the channels added with {@link #listen}; runs on the watch thread. */
+    interface Listener {
+        /** A message on {@code channel}. */
+        void message(String channel, String message);
+
+        /** The server confirmed the subscription to {@code channel}: from now on no message on it is missed. */
+        void subscribed(String channel);
+    }
+
+    private volatile Listener listener = new Listener() {
+        @Override
+        public void message(String channel, String message) {
+        }
+
+        @Override
+        public void subscribed(String channel) {
+        }
+    };
+    /** Guards {@link #channels} and the subscription commands sent from other threads than the watch thread. */
+    private final ReentrantLock sending = new ReentrantLock(); // not a monitor: callers may be virtual threads
+    private final Set<String> channels = new LinkedHashSet<>(); // guarded by sending
+    private JedisPubSub subscriber; // guarded by sending; the current connection's, once it is subscribed
 
     ConnectionWatch(Supplier<HostAndPort> address, DefaultJedisClientConfig config, String channel,
                     java.time.Duration first, java.time.Duration max, Runnable onDrop) {
@@ -63,17 +95,26 @@ final class ConnectionWatch implements AutoCloseable {
                 jedis.subscribe(new JedisPubSub() {
                     @Override
                     public void onSubscribe(String ch, int count) {
-                        subscribed[0] = true;
+                        if (ch.equals(channel)) {
+                            subscribed[0] = true;
+                            attach(this);
+                        } else {
+                            listener.subscribed(ch);
+                        }
                     }
 
                     @Override
                     public void onMessage(String ch, String message) {
-                        // nobody publishes here; the subscription only keeps a read pending
+                        // nobody publishes on the watch channel; the lock channels wake waiters
+                        if (!ch.equals(channel)) {
+                            listener.message(ch, message);
+                        }
                     }
                 }, channel);
             } catch (JedisException | IllegalStateException e) {
                 LOG.log(System.Logger.Level.DEBUG, () -> "watch connection to " + address.get() + " ended", e);
             } finally {
+                detach();
                 if (jedis != null) {
                     jedis.close();
                 }
@@ -98,6 +139,67 @@ final class ConnectionWatch implements AutoCloseable {
             } catch (InterruptedException e) {
                 return; // only close() interrupts
             }
+        }
+    }
+
+    /** Sets where the messages of the lock channels go. */
+    void listener(Listener listener) {
+        this.listener = listener;
+    }
+
+    /**
+     * Subscribes to {@code channel} (now if connected, else once connected); {@link Listener#subscribed} follows
+     * the server's confirmation. Sends at most one command; never waits for the reply.
+     */
+    void listen(String channel) {
+        send(channel, true);
+    }
+
+    /** Unsubscribes from {@code channel}. */
+    void unlisten(String channel) {
+        send(channel, false);
+    }
+
+    private void send(String ch, boolean add) {
+        sending.lock();
+        try {
+            if (!(add ? channels.add(ch) : channels.remove(ch)) || subscriber == null) {
+                return;
+            }
+            try {
+                if (add) {
+                    subscriber.subscribe(ch);
+                } else {
+                    subscriber.unsubscribe(ch);
+                }
+            } catch (JedisException e) {
+                // the connection is ending: the watch thread reconnects and subscribes the channels again
+                LOG.log(System.Logger.Level.DEBUG, () -> "cannot (un)subscribe " + ch + " on " + address.get(), e);
+            }
+        } finally {
+            sending.unlock();
+        }
+    }
+
+    /** The connection is subscribed: subscribe the lock channels too, and send later changes on it. */
+    private void attach(JedisPubSub pubsub) {
+        sending.lock();
+        try {
+            subscriber = pubsub;
+            if (!channels.isEmpty()) {
+                pubsub.subscribe(channels.toArray(new String[0]));
+            }
+        } finally {
+            sending.unlock();
+        }
+    }
+
+    private void detach() {
+        sending.lock();
+        try {
+            subscriber = null;
+        } finally {
+            sending.unlock();
         }
     }
 

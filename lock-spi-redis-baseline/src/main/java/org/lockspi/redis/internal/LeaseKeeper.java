@@ -76,6 +76,15 @@ final class LeaseKeeper {
         return executor;
     }
 
+    /**
+     * @return the watch connection that also carries the lock channels of the backend's waiters: the only one, or
+     *         on a cluster the first node's (a plain {@code PUBLISH} reaches every node of a cluster; while that
+     *         node is down the waiters fall back to polling)
+     */
+    ConnectionWatch watch() {
+        return watches.get(0);
+    }
+
     /** @return the run_id the server reported last, for a new lease */
     String runId() {
         return runId;
@@ -138,9 +147,9 @@ final class LeaseKeeper {
                     continue;
                 }
                 long sentAt = System.nanoTime();
-                String script = lease.shared ? Scripts.RENEW_SHARED : Scripts.RENEW_EXCLUSIVE;
+                Script script = lease.shared ? Scripts.RENEW_SHARED : Scripts.RENEW_EXCLUSIVE;
                 Object result = Calls.retryOnce(redis, this::suspend,
-                        () -> redis.eval(script, List.of(lease.key), List.of(lease.entry, leaseArg)));
+                        () -> script.run(redis, List.of(lease.key), List.of(lease.entry, leaseArg)));
                 if (Long.valueOf(1L).equals(result)) {
                     lease.confirmed(sentAt);
                 } else {

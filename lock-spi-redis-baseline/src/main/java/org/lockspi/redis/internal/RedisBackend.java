@@ -7,7 +7,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -26,9 +25,12 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * One Redis connection pool and its leases. Acquisitions poll with a jittered exponential back-off; a
- * {@link LeaseKeeper} renews the leases and reports suspension, restoration and loss. A call that fails on a
- * pooled connection broken by a restart is retried once on a fresh connection, unless it timed out.
+ * One Redis connection pool and its leases. A waiting acquisition sleeps until a release wakes it (a message on the
+ * lock's channel, through the one subscriber connection of the {@link LeaseKeeper}'s watch, see {@link Wakeups}),
+ * and polls anyway with a jittered exponential back-off, so a lost message delays it by at most {@code retryMax}.
+ * An uncontended acquisition and its release are one {@code EVALSHA} each. A {@link LeaseKeeper} renews the leases
+ * and reports suspension, restoration and loss. A call that fails on a pooled connection broken by a restart is
+ * retried once on a fresh connection, unless it timed out.
  */
 public final class RedisBackend implements LockBackend {
     private static final System.Logger LOG = System.getLogger(RedisBackend.class.getName());
@@ -49,10 +51,10 @@ public final class RedisBackend implements LockBackend {
     /** How long a waiter's marks live unless its next attempt refreshes them, in ms. */
     private final String waiterArg;
 
-    /** Waiters sleep on this; a local release or close bumps {@link #wakeups} and wakes them. */
-    private final ReentrantLock wakeup = new ReentrantLock(); // not a monitor: a polling virtual thread never pins
-    private final Condition woken = wakeup.newCondition();
-    private long wakeups; // guarded by wakeup
+    /** Waiters sleep on their lock's signal; a release (here or anywhere) or close wakes them. */
+    private final Wakeups wakeups;
+    /** First-come first-served: waiters queue on the server and only the head may take the lock. */
+    private volatile boolean fair;
 
     private final ReentrantLock state = new ReentrantLock();
     private volatile boolean closed; // written under state
@@ -68,6 +70,23 @@ public final class RedisBackend implements LockBackend {
         this.leaseArg = Long.toString(leaseMillis);
         this.waiterArg = Long.toString(leaseMillis + 2 * settings.retryMax().toMillis());
         this.keeper = new LeaseKeeper(settings, events, redis, config, runId);
+        this.wakeups = new Wakeups(keeper.watch());
+    }
+
+    /**
+     * {@link #open} for first-come first-served locks: the waiters of an exclusive lock queue on the server (a
+     * sorted set scored by arrival, see {@link RedisKeys}) and a free lock goes to the head of the queue (the
+     * readers at its head together, as many permits as are free to as many waiters at its head).
+     *
+     * @param settings the parsed options
+     * @param events   where to report connection and lease events
+     * @return the open backend
+     * @throws LockConnectionException if the server does not answer within the connect timeout
+     */
+    public static RedisBackend openFair(RedisSettings settings, BackendEvents events) {
+        RedisBackend backend = open(settings, events);
+        backend.fair = true;
+        return backend;
     }
 
     /**
@@ -110,7 +129,7 @@ public final class RedisBackend implements LockBackend {
     private final class Attempt {
         final AcquireRequest request;
         final RedisKeys keys;
-        final String script;
+        final Script script;
         final List<String> scriptKeys;
         final String leaseKey;
         final boolean shared;
@@ -128,21 +147,30 @@ public final class RedisBackend implements LockBackend {
             this.leaseKey = request.kind() == LockKind.READ ? keys.readers
                     : request.kind() == LockKind.SEMAPHORE ? keys.permits : keys.lock;
             this.waiterKey = keys.waiter(ownerToken);
-            this.scriptKeys = List.of(keys.lock, keys.fence,
-                    request.kind() == LockKind.SEMAPHORE ? keys.permits : keys.readers, keys.waitingWriters,
-                    waiterKey);
+            String set = request.kind() == LockKind.SEMAPHORE ? keys.permits : keys.readers;
+            this.scriptKeys = shared ? fair
+                    ? List.of(keys.lock, keys.fence, set, keys.waitingWriters, waiterKey, keys.queue)
+                    : List.of(keys.lock, keys.fence, set, keys.waitingWriters, waiterKey)
+                    : request.kind() == LockKind.WRITE || fair
+                    ? List.of(keys.lock, keys.fence, waiterKey, keys.readers, keys.waitingWriters, keys.queue)
+                    : List.of(keys.lock, keys.fence, waiterKey); // a plain mutex touches no other key
         }
 
         /** @param mayWait whether the caller will wait if this attempt fails (a writer then says it waits) */
         List<String> args(boolean mayWait) {
+            String marked = registered ? "1" : "0"; // whether an earlier attempt may have left waiter marks
             registered = registered || mayWait;
             String waitArg = mayWait ? waiterArg : "0";
+            String queued = fair ? "1" : "0";
             switch (request.kind()) {
                 case MUTEX:
                 case NON_REENTRANT_MUTEX:
-                    return List.of(ownerToken, leaseArg, "0", waitArg, RedisEntry.letter(request.kind()));
+                    return fair ? List.of(ownerToken, leaseArg, waitArg, RedisEntry.letter(request.kind()), marked,
+                            "0", "1", keys.waiter(""))
+                            : List.of(ownerToken, leaseArg, waitArg, RedisEntry.letter(request.kind()), marked);
                 case WRITE:
-                    return List.of(ownerToken, leaseArg, "1", waitArg, RedisEntry.letter(request.kind()));
+                    return List.of(ownerToken, leaseArg, waitArg, RedisEntry.letter(request.kind()), marked, "1",
+                            queued, keys.waiter(""));
                 case READ: {
                     String downgrade = "";
                     BackendLease heldWrite = request.heldWrite();
@@ -153,10 +181,16 @@ public final class RedisBackend implements LockBackend {
                         }
                         downgrade = ((RedisLease) heldWrite).entry;
                     }
-                    return List.of(ownerToken, leaseArg, "0", "1", downgrade, waitArg);
+                    return fair ? List.of(ownerToken, leaseArg, "0", "1", downgrade, waitArg, marked, "1",
+                            keys.waiter(""), "R", keys.channel)
+                            : List.of(ownerToken, leaseArg, "0", "1", downgrade, waitArg, marked);
                 }
-                case SEMAPHORE:
-                    return List.of(ownerToken, leaseArg, Integer.toString(request.permits()), "0", "", waitArg);
+                case SEMAPHORE: {
+                    String permits = Integer.toString(request.permits());
+                    return fair ? List.of(ownerToken, leaseArg, permits, "0", "", waitArg, marked, "1",
+                            keys.waiter(""), "S", keys.channel)
+                            : List.of(ownerToken, leaseArg, permits, "0", "", waitArg, marked);
+                }
                 default:
                     throw new IllegalArgumentException("unknown lock kind: " + request.kind());
             }
@@ -164,8 +198,9 @@ public final class RedisBackend implements LockBackend {
 
         /** Removes whatever this attempt may have left on the server. */
         void abandon() {
-            redis.eval(Scripts.ABANDON, List.of(keys.lock, leaseKey.equals(keys.lock) ? keys.readers : leaseKey,
-                    keys.waitingWriters, waiterKey), List.of(ownerToken));
+            Scripts.ABANDON.run(redis, List.of(keys.lock, leaseKey.equals(keys.lock) ? keys.readers : leaseKey,
+                    keys.waitingWriters, waiterKey, keys.queue),
+                    List.of(ownerToken, keys.channel, keys.waiter(""), fair ? "1" : "0"));
         }
     }
 
@@ -176,26 +211,33 @@ public final class RedisBackend implements LockBackend {
         waiting.add(attempt);
         long delay = settings.retryInitial().toNanos();
         long maxDelay = settings.retryMax().toNanos();
+        Wakeups.Waiter waiter = null; // joins after the first failed attempt: an uncontended one never subscribes
         try {
             while (true) {
-                long seen;
-                wakeup.lock();
-                try {
-                    seen = wakeups;
-                } finally {
-                    wakeup.unlock();
-                }
                 RedisLease lease = tryOnce(attempt, !deadline.hasExpired());
                 if (lease != null) {
+                    if (waiter != null && attempt.shared && !fair) {
+                        // More readers or permits may fit: pass the wake-up on (first-come first-served, the
+                        // script named the next head).
+                        wakeups.wake(attempt.keys.channel, "");
+                    }
                     return lease;
                 }
                 if (deadline.hasExpired()) {
                     giveUp(attempt);
                     return null;
                 }
-                // Equal jitter: half the delay fixed, half random, so waiters spread out.
+                if (waiter == null) {
+                    // Subscribed already: a wake-up is pending, since a release may have been published since the
+                    // failed attempt; else the confirmation of the subscription wakes it to try once more.
+                    waiter = wakeups.join(attempt.keys.channel, attempt.ownerToken);
+                }
+                // The polling fallback. Equal jitter: half the delay fixed, half random, so waiters spread out.
                 long sleep = delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
-                pause(seen, Math.min(sleep, deadline.remainingNanos()));
+                long nanos = Math.min(sleep, deadline.remainingNanos());
+                if (nanos > 0 && !closed) {
+                    waiter.await(nanos);
+                }
                 checkOpen();
                 delay = Math.min(delay * 2, maxDelay);
             }
@@ -207,6 +249,9 @@ public final class RedisBackend implements LockBackend {
             }
             throw e;
         } finally {
+            if (waiter != null) {
+                wakeups.leave(waiter);
+            }
             waiting.remove(attempt);
         }
     }
@@ -241,7 +286,7 @@ public final class RedisBackend implements LockBackend {
             Object result;
             try {
                 try {
-                    result = redis.eval(attempt.script, attempt.scriptKeys, attempt.args(mayWait));
+                    result = attempt.script.run(redis, attempt.scriptKeys, attempt.args(mayWait));
                 } catch (JedisConnectionException e) {
                     if (!Calls.brokenConnection(e) || closed) {
                         throw e;
@@ -253,7 +298,7 @@ public final class RedisBackend implements LockBackend {
                     attempt.abandon();
                     sentAt = System.nanoTime();
                     server = keeper.runId();
-                    result = redis.eval(attempt.script, attempt.scriptKeys, attempt.args(mayWait));
+                    result = attempt.script.run(redis, attempt.scriptKeys, attempt.args(mayWait));
                     keeper.renewSoon(); // the server came back: check its run_id and our leases now
                 }
             } catch (JedisException e) {
@@ -281,31 +326,6 @@ public final class RedisBackend implements LockBackend {
             return lease;
         } finally {
             inFlight.readLock().unlock();
-        }
-    }
-
-    private void pause(long seen, long nanos) throws InterruptedException {
-        if (nanos <= 0) {
-            return;
-        }
-        wakeup.lock();
-        try {
-            if (seen != wakeups || closed) {
-                return;
-            }
-            woken.awaitNanos(nanos);
-        } finally {
-            wakeup.unlock();
-        }
-    }
-
-    private void wakeWaiters() {
-        wakeup.lock();
-        try {
-            wakeups++;
-            woken.signalAll();
-        } finally {
-            wakeup.unlock();
         }
     }
 
@@ -349,16 +369,18 @@ public final class RedisBackend implements LockBackend {
             return;
         }
         keeper.forget(lease);
-        wakeWaiters();
+        String channel = RedisKeys.channel(settings.keyPrefix(), lease.name);
         inFlight.readLock().lock();
         try {
             if (closed) {
                 return; // close released it, or is releasing it
             }
             try {
-                String script = lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE;
-                Calls.retryOnce(redis, keeper::failed,
-                        () -> redis.eval(script, List.of(lease.key), List.of(lease.entry)));
+                releaseOnServer(lease, channel);
+                if (!fair) {
+                    // The script published on the channel; a waiter in this service need not wait for the message.
+                    wakeups.wake(channel, "");
+                }
             } catch (JedisException e) {
                 if (lease.isLost()) {
                     return; // nothing of ours to free; a lost lease's release never throws
@@ -368,6 +390,22 @@ public final class RedisBackend implements LockBackend {
             }
         } finally {
             inFlight.readLock().unlock();
+        }
+    }
+
+    /** Runs the release script: compare-and-delete (or remove), then a message on the lock's channel. */
+    private void releaseOnServer(RedisLease lease, String channel) {
+        if (fair) {
+            RedisKeys keys = new RedisKeys(settings.keyPrefix(), lease.name);
+            Script script = lease.shared ? Scripts.RELEASE_SHARED_FAIR : Scripts.RELEASE_FAIR;
+            Calls.retryOnce(redis, keeper::failed, () -> script.run(redis, List.of(lease.key, keys.queue),
+                    List.of(lease.entry, channel, keys.waiter(""))));
+        } else if (lease.shared) {
+            Calls.retryOnce(redis, keeper::failed, () -> Scripts.RELEASE_SHARED.run(redis, List.of(lease.key),
+                    List.of(lease.entry, channel)));
+        } else {
+            Calls.retryOnce(redis, keeper::failed, () -> Scripts.RELEASE_EXCLUSIVE.run(redis, List.of(lease.key),
+                    List.of(lease.entry, channel)));
         }
     }
 
@@ -410,7 +448,7 @@ public final class RedisBackend implements LockBackend {
         } finally {
             state.unlock();
         }
-        wakeWaiters();
+        wakeups.close();
         List<RedisLease> leases = keeper.close();
         inFlight.writeLock().lock();
         try {
@@ -423,8 +461,7 @@ public final class RedisBackend implements LockBackend {
                     continue; // the server did not answer: one wait is enough, the keys expire on their own
                 }
                 try {
-                    redis.eval(lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE,
-                            List.of(lease.key), List.of(lease.entry));
+                    releaseOnServer(lease, RedisKeys.channel(settings.keyPrefix(), lease.name));
                 } catch (JedisException e) {
                     if (failure == null) {
                         failure = new LockConnectionException("closing " + settings + ": some leases could not be "

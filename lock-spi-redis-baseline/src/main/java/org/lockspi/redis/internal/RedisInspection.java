@@ -24,7 +24,7 @@ final class RedisInspection {
 
     static LockInfo inspect(UnifiedJedis redis, String prefix, String clientId, String name) {
         RedisKeys keys = new RedisKeys(prefix, name);
-        List<?> reply = (List<?>) redis.eval(Scripts.INSPECT, List.of(keys.lock, keys.readers, keys.permits),
+        List<?> reply = (List<?>) Scripts.INSPECT.run(redis, List.of(keys.lock, keys.readers, keys.permits),
                 List.of());
         String exclusive = (String) reply.get(0);
         List<LockInfo.Holder> holders = new ArrayList<>();

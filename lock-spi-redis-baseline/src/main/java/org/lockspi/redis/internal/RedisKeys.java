@@ -15,8 +15,13 @@ package org.lockspi.redis.internal;
  *   <li>{@code <prefix>{<name>}:wait:<owner token>}: one key per waiting acquisition, refreshed by each of its
  *       attempts and expiring soon after the last (a waiter that dies leaves nothing for long); it makes waiters
  *       visible to operators and to the conformance kit;</li>
- *   <li>{@code <prefix>{<name>}:fence}: the fencing counter, never expiring.</li>
+ *   <li>{@code <prefix>{<name>}:fence}: the fencing counter, never expiring;</li>
+ *   <li>{@code <prefix>{<name>}:queue} (first-come first-served only): a sorted set of the owner tokens of
+ *       waiting acquisitions scored by their arrival (server time, us), expiring with the last waiter's mark; their
+ *       waiter keys hold their kinds' letters; an entry whose waiter key is gone (a dead waiter) is dropped.</li>
  * </ul>
+ * and the pub/sub channel {@code <prefix>{<name>}:wake} (not a key), on which every release publishes; it carries
+ * the same hash tag, so a sharded deployment can route it with the keys.
  * Backend keys cannot contain {@code ':'}, '{' or '}' (readable names and base64url), so no two locks share a key.
  */
 final class RedisKeys {
@@ -25,6 +30,8 @@ final class RedisKeys {
     final String permits;
     final String fence;
     final String waitingWriters;
+    final String queue;
+    final String channel;
 
     /** @return the key that marks the acquisition with this owner token as waiting */
     String waiter(String ownerToken) {
@@ -37,5 +44,12 @@ final class RedisKeys {
         this.permits = lock + ":sem";
         this.fence = lock + ":fence";
         this.waitingWriters = lock + ":wwait";
+        this.queue = lock + ":queue";
+        this.channel = channel(prefix, name);
+    }
+
+    /** @return the channel on which the releases of lock {@code name} publish */
+    static String channel(String prefix, String name) {
+        return prefix + "{" + name + "}:wake";
     }
 }

@@ -19,8 +19,9 @@ import redis.clients.jedis.util.SafeEncoder;
  * exclusive holder's entry, which begins with its owner token),
  * {@code lockspi:{N}:read} (readers), {@code lockspi:{N}:sem} (semaphore permits), {@code lockspi:{N}:wwait}
  * (waiting writers), {@code lockspi:{N}:wait:<owner token>} (one per waiting acquisition) and
- * {@code lockspi:{N}:fence} (the fencing counter). Keys have no {@code '}'}, so {@code lockspi:{N}*} matches no
- * other lock's keys.
+ * {@code lockspi:{N}:fence} (the fencing counter); {@code redis-fair} adds {@code lockspi:{N}:queue}, the order
+ * of the waiters (an index over their {@code :wait:} keys, expiring with them). Keys have no {@code '}'}, so
+ * {@code lockspi:{N}*} matches no other lock's keys.
  */
 public final class RedisInspector {
     /** The provider's default key prefix, which this layout assumes: {@value}. */
@@ -62,14 +63,15 @@ public final class RedisInspector {
 
     /**
      * @param lockName a lock name
-     * @return every key of the lock except its fencing counter, sorted
+     * @return every key of the lock except its fencing counter and the waiter queue (whose waiters residue shows by
+     *         their own {@code :wait:} keys, one per waiter), sorted
      */
     public List<String> residue(String lockName) {
         String base = baseKey(lockName);
         List<String> keys = new ArrayList<>();
         try (Jedis jedis = connect(base)) {
             for (String key : jedis.keys(base.replaceAll("([*?\\[\\]\\\\])", "\\\\$1") + "*")) {
-                if (!key.equals(base + ":fence")) {
+                if (!key.equals(base + ":fence") && !key.equals(base + ":queue")) {
                     keys.add(key);
                 }
             }

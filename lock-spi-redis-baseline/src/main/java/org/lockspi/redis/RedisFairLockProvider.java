@@ -1,0 +1,101 @@
+package org.lockspi.redis;
+
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+import org.lockspi.LockFeature;
+import org.lockspi.redis.internal.RedisBackend;
+import org.lockspi.redis.internal.RedisSettings;
+import org.lockspi.spi.BackendEvents;
+import org.lockspi.spi.LockBackend;
+import org.lockspi.spi.LockProvider;
+import org.lockspi.spi.LockUri;
+
+/**
+ * The first-come first-served Redis provider, {@code redis-fair}: the {@linkplain RedisLockProvider Redis baseline}
+ * (same URIs, parameters, keys and guarantees) whose mutex waiters queue on the server, so that a free lock goes to
+ * the one that has waited longest. Select it by name, e.g. {@code Locks.open(uri, "redis-fair")}: both providers
+ * serve {@code redis://} and {@code rediss://}.
+ *
+ * <p>A waiting acquisition adds its owner token to {@code <keyPrefix>{N}:queue}, a sorted set scored by the
+ * server time of its first failed attempt, and keeps its kind in its waiter key. A free mutex or write lock goes
+ * to the head of the queue only; a reader comes in while only readers are ahead of it (a reader never overtakes a
+ * queued writer, and the readers at the head come in together); a permit goes to a waiter with fewer live waiters
+ * ahead of it than permits are free. An entry whose waiter key expired (a dead waiter) is dropped when met, so a
+ * {@code tryAcquire} without waiting fails while a live waiter queues. A release publishes the head's owner token
+ * (everyone's, if the head is a reader) on the lock's channel, so only that waiter tries again. Fairness costs one
+ * more command inside the acquiring script when nobody waits (reading the queue), and a hand-off waits for the
+ * head, however slow, where the baseline gives the lock to whichever waiter asks first.
+ *
+ * <p>The features are fixed (spec §9.8); that is why first-come first-served is a provider of its own rather than
+ * a URI parameter of {@code redis-baseline}.
+ */
+public final class RedisFairLockProvider implements LockProvider {
+    /** The provider's name: {@value}. */
+    public static final String NAME = "redis-fair";
+
+    private static final Set<LockFeature> FEATURES = Collections.unmodifiableSet(EnumSet.of(
+            LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
+            LockFeature.SEMAPHORE, LockFeature.FAIR,
+            LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL, LockFeature.LOST_NOTIFICATION,
+            LockFeature.CRASH_RELEASE, LockFeature.INSPECTION));
+    private static final RedisLockProvider BASELINE = new RedisLockProvider();
+
+    /** For {@link java.util.ServiceLoader}; cheap, connects nothing. */
+    public RedisFairLockProvider() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String version() {
+        return BASELINE.version();
+    }
+
+    @Override
+    public Set<String> schemes() {
+        return BASELINE.schemes();
+    }
+
+    /** Below {@code redis-baseline}: an unpinned {@code redis://} URI keeps opening the baseline. */
+    @Override
+    public int priority() {
+        return -1;
+    }
+
+    @Override
+    public Set<LockFeature> features() {
+        return FEATURES;
+    }
+
+    @Override
+    public Set<String> parameters() {
+        return RedisSettings.PARAMETERS;
+    }
+
+    /**
+     * Connects as {@link RedisLockProvider#open} does.
+     *
+     * @throws IllegalArgumentException                  if a parameter is malformed or out of range, the URI names
+     *                                                   several hosts or its path is not a database number
+     * @throws org.lockspi.LockConnectionException       if Redis does not answer; the message names host:port
+     */
+    @Override
+    public LockBackend open(LockUri uri, BackendEvents events) {
+        Objects.requireNonNull(uri, "uri");
+        Objects.requireNonNull(events, "events");
+        if (!schemes().contains(uri.scheme())) {
+            throw new IllegalArgumentException("provider '" + NAME + "' serves " + schemes() + ", not: " + uri);
+        }
+        return RedisBackend.openFair(RedisSettings.parse(uri), events);
+    }
+
+    @Override
+    public String toString() {
+        return NAME + " " + version();
+    }
+}
