@@ -90,7 +90,8 @@ final class TakeoverScenario extends Scenario {
                         : parameter + "=" + ms + "ms";
                 for (int s = 0; s < settings.takeoverSamples(); s++) {
                     try {
-                        holders.add(new Holder(pv, r, uri, "takeover-" + s));
+                        // one name per variant: the two Redis providers share one key space
+                        holders.add(new Holder(pv, r, uri, "takeover-" + scope(v) + "-" + s));
                     } catch (IOException e) {
                         r.error = "holder JVM: " + describe(e);
                     }
