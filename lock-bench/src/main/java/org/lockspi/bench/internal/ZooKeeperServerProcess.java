@@ -25,7 +25,12 @@ import org.apache.zookeeper.server.ZooKeeperServerMain;
  */
 public final class ZooKeeperServerProcess implements AutoCloseable {
     private static final Pattern RECEIVED = Pattern.compile("Received: (\\d+)");
-    static final String HEAP = "-Xmx1g";
+    /**
+     * The server's heap. 10,000 waiters of one client arriving at once each list the lock's children once, and a
+     * listing of n children is about 60 n bytes: the responses queued for that client add up to gigabytes
+     * (1 GB ran out in the virtual-thread scenario).
+     */
+    static final String HEAP = "-Xmx6g";
 
     private final Path dir;
     private final int port;
