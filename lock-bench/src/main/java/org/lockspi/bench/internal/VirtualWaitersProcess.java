@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.lockspi.DistributedLock;
+import org.lockspi.Acquirable;
 import org.lockspi.Lease;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
@@ -26,8 +26,10 @@ import org.lockspi.Locks;
  * {@code <waiters> <rounds> <warm-up waiters> <cap seconds> (<provider> <uri> <lock name>)...}.
  *
  * <p>Opens one service per provider and, per round and provider (the order rotating every round), lets one
- * holder take the mutex, starts the waiters as virtual threads on the same lock object, waits until they are
- * parked, and releases: the queue drains. Talks with the parent in lines, so that it can read the server's
+ * holder take the non-reentrant mutex (the lock made for virtual threads: its waiters in one service queue
+ * locally, one entry on the server; a thread-owned mutex gives each waiting thread its own entry, and 10,000 of
+ * them listing each other ran the ZooKeeper server out of heap), starts the waiters as virtual threads on the
+ * same lock object, waits until they are parked, and releases: the queue drains. Talks with the parent in lines, so that it can read the server's
  * request counters around each drain: it prints {@code READY <provider> <round>} and waits for a line, runs the
  * drain, prints {@code HANDOFFS <provider> <round> <nanos,...>} and {@code RESULT <provider> <round>
  * finished=.. acquired=.. queued=.. nanos=.. failures=..} (or {@code ERROR <provider> <round> <message>}) and
@@ -59,7 +61,7 @@ public final class VirtualWaitersProcess {
                 LockService service = Locks.open(args[i + 1], provider);
                 // warm-up, not reported: loads the classes a drain needs (a virtual thread that meets a class
                 // being loaded pins its carrier) and gets the JIT going
-                Drained d = drain(virtual, service.mutex(args[i + 2]), warmup, capSeconds);
+                Drained d = drain(virtual, service.nonReentrantMutex(args[i + 2]), warmup, capSeconds);
                 if (!d.finished || d.failures > 0) {
                     service.close();
                     System.out.println("FAILED " + provider + " the warm-up drain of " + warmup + " waiters "
@@ -84,7 +86,7 @@ public final class VirtualWaitersProcess {
                 System.out.flush();
                 awaitParent();
                 try {
-                    Drained d = drain(virtual, service.mutex(names.get(provider)), waiters, capSeconds);
+                    Drained d = drain(virtual, service.nonReentrantMutex(names.get(provider)), waiters, capSeconds);
                     StringBuilder line = new StringBuilder("HANDOFFS ").append(provider).append(' ').append(round)
                             .append(' ');
                     for (int i = 0; i < d.handoffs.length; i++) {
@@ -127,7 +129,7 @@ public final class VirtualWaitersProcess {
         String failure;
     }
 
-    private static Drained drain(ThreadFactory virtual, DistributedLock lock, int waiters, long capSeconds)
+    private static Drained drain(ThreadFactory virtual, Acquirable lock, int waiters, long capSeconds)
             throws InterruptedException {
         Lease first = lock.acquire();
         long[] handoffs = new long[waiters];
