@@ -30,7 +30,13 @@ public final class Ratios {
         }
 
         public String valueText() {
-            return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%.2f%s", value, unit);
+            if (Double.isNaN(value)) {
+                return "n/a";
+            }
+            String text = String.format(Locale.ROOT, "%.2f%s", value, unit);
+            // a miss by less than the rounding shows one more digit, so that "1.10x" never misses "<= 1.10x"
+            return verdict.equals("MISSED") && target.endsWith(" " + text)
+                    ? String.format(Locale.ROOT, "%.3f%s", value, unit) : text;
         }
     }
 
