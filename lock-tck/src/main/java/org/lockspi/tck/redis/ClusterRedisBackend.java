@@ -7,12 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.lockspi.tck.TckBackend;
 import org.lockspi.tck.internal.FileTrees;
 import org.lockspi.tck.internal.Ports;
 import redis.clients.jedis.HostAndPort;
@@ -30,7 +27,7 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  *
  * <p>Capabilities: INSPECT and FORCE_LOSS (on the master of the lock's slot), OTHER_PROCESSES.
  */
-public final class ClusterRedisBackend implements TckBackend {
+public final class ClusterRedisBackend extends TopologyBackend {
     private static final int SLOTS = 16384;
 
     private final Path root;
@@ -174,44 +171,8 @@ public final class ClusterRedisBackend implements TckBackend {
     }
 
     @Override
-    public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.OTHER_PROCESSES);
-    }
-
-    @Override
-    public List<String> residue(String lockName) {
-        return inspector.residue(lockName);
-    }
-
-    @Override
-    public void forceLoss(String lockName) {
-        inspector.forceLoss(lockName);
-    }
-
-    /**
-     * Runs one command on the master of its first argument's slot, on a connection of its own.
-     *
-     * @param command the command and its arguments
-     * @return the reply as Jedis decodes it
-     */
-    public Object command(String... command) {
-        return inspector.command(command);
-    }
-
-    @Override
-    public void restart() {
-        throw new UnsupportedOperationException("capability RESTART: " + description());
-    }
-
-    @Override
-    public int watchCount(String lockName) {
-        throw new UnsupportedOperationException("Redis has no watches; capability WATCH_COUNT: " + description());
-    }
-
-    @Override
-    public void removeEmptyParents(String lockName) {
-        throw new UnsupportedOperationException("Redis has no parent nodes; capability PARENT_REMOVAL: "
-                + description());
+    RedisInspector inspector() {
+        return inspector;
     }
 
     @Override

@@ -7,12 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
-import org.lockspi.tck.TckBackend;
 import org.lockspi.tck.internal.FileTrees;
 import org.lockspi.tck.internal.Ports;
 import org.lockspi.tck.internal.TcpProxy;
@@ -33,7 +30,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * <p>Capabilities: INSPECT, FORCE_LOSS (on the current master), OTHER_PROCESSES. Not RESTART: a master down longer
  * than {@code down-after-milliseconds} is replaced, which is a failover, not the restart the contracts mean.
  */
-public final class SentinelRedisBackend implements TckBackend {
+public final class SentinelRedisBackend extends TopologyBackend {
     /** The name the sentinels monitor the master under: {@value}. */
     public static final String MASTER_NAME = "lockspi";
 
@@ -300,44 +297,8 @@ public final class SentinelRedisBackend implements TckBackend {
     }
 
     @Override
-    public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.OTHER_PROCESSES);
-    }
-
-    @Override
-    public List<String> residue(String lockName) {
-        return inspector.residue(lockName);
-    }
-
-    @Override
-    public void forceLoss(String lockName) {
-        inspector.forceLoss(lockName);
-    }
-
-    /**
-     * Runs one command on the current master, on a connection of its own.
-     *
-     * @param command the command and its arguments
-     * @return the reply as Jedis decodes it
-     */
-    public Object command(String... command) {
-        return inspector.command(command);
-    }
-
-    @Override
-    public void restart() {
-        throw new UnsupportedOperationException("capability RESTART: " + description());
-    }
-
-    @Override
-    public int watchCount(String lockName) {
-        throw new UnsupportedOperationException("Redis has no watches; capability WATCH_COUNT: " + description());
-    }
-
-    @Override
-    public void removeEmptyParents(String lockName) {
-        throw new UnsupportedOperationException("Redis has no parent nodes; capability PARENT_REMOVAL: "
-                + description());
+    RedisInspector inspector() {
+        return inspector;
     }
 
     @Override
