@@ -37,8 +37,9 @@ import org.lockspi.Locks;
  *
  * <p>{@code VirtualWaitersMain <uri> <provider> <waiters> <services> <lock name>} prints
  * {@code RESULT waiters=.. acquiredOnce=.. overlaps=.. failures=.. maxWaiting=.. millis=..}, then
- * {@code PINNED ours=.. total=.. at={frame=count, ...}} ({@code ours}: events whose stack has a frame of
- * {@code org.lockspi}; {@code at}: the innermost frame of each pinned stack and the first of ours), and {@code FAILURE ...} lines for the
+ * {@code PINNED ours=.. total=.. loading=.. at={frame=count, ...}} ({@code ours}: events whose stack has a frame
+ * of {@code org.lockspi}, except those pinned while the JDK loads a class, {@code loading}, a one-time cost that is
+ * not a wait; {@code at}: the innermost frame of each pinned stack and the first of ours), and {@code FAILURE ...} lines for the
  * first failures.
  */
 public final class VirtualWaitersMain {
@@ -155,6 +156,7 @@ public final class VirtualWaitersMain {
                 + " maxWaiting=" + maxWaiting.get() + " millis=" + millis + " java=" + Runtime.version());
         int total = 0;
         int ours = 0;
+        int loads = 0;
         Map<String, Integer> at = new TreeMap<>();
         for (RecordedEvent event : RecordingFile.readAllEvents(jfr)) {
             if (!event.getEventType().getName().equals("jdk.VirtualThreadPinned")) {
@@ -163,16 +165,26 @@ public final class VirtualWaitersMain {
             total++;
             List<RecordedFrame> frames = event.getStackTrace() == null ? List.of() : event.getStackTrace().getFrames();
             boolean mine = frames.stream().anyMatch(f -> f.getMethod().getType().getName().startsWith("org.lockspi."));
-            ours += mine ? 1 : 0;
+            // the JDK pins a virtual thread while it loads a class: once per class, not a wait of ours
+            boolean loading = !frames.isEmpty() && loadsClass(frames.get(0));
+            ours += mine && !loading ? 1 : 0;
+            loads += loading ? 1 : 0;
             String top = frames.isEmpty() ? "(no stack)" : frame(frames.get(0));
             String ourFrame = frames.stream().filter(f -> f.getMethod().getType().getName().startsWith("org.lockspi."))
                     .findFirst().map(VirtualWaitersMain::frame).orElse(null);
             at.merge(top + (ourFrame != null ? " <- " + ourFrame : ""), 1, Integer::sum);
         }
         Files.deleteIfExists(jfr);
-        System.out.println("PINNED ours=" + ours + " total=" + total + " at=" + at);
+        System.out.println("PINNED ours=" + ours + " total=" + total + " loading=" + loads + " at=" + at);
         failures.stream().limit(5).forEach(e -> System.out.println("FAILURE " + e));
         System.out.flush();
+    }
+
+    /** @return whether the innermost frame of a pinned stack is a class loader loading a class */
+    private static boolean loadsClass(RecordedFrame top) {
+        String type = top.getMethod().getType().getName();
+        return (type.equals("java.lang.ClassLoader") || type.startsWith("jdk.internal.loader."))
+                && top.getMethod().getName().startsWith("loadClass");
     }
 
     private static String frame(RecordedFrame f) {
