@@ -108,7 +108,8 @@ public final class Bench {
         }
         variants.add(new ZooKeeperFloor(zk.connectString()));
         variants.add(new CuratorAnchor(zk.connectString()));
-        variants.add(new RedisFloor(redis.port()));
+        variants.add(new RedisFloor(redis.port(), false));
+        variants.add(new RedisFloor(redis.port(), true));
         variants.add(new RedissonAnchor(redis.port()));
         Map<String, Variant.Backend> measured = new LinkedHashMap<>(PROVIDERS);
         for (Map.Entry<String, Variant.Backend> p : OPTIONAL_PROVIDERS.entrySet()) {

@@ -151,7 +151,8 @@ public final class Ratios {
         List<Ratio> out = new ArrayList<>();
         Results.Cycle zkFloor = cycle(r, "ZooKeeper floor");
         Results.Cycle ipm = cycle(r, "Curator InterProcessMutex");
-        Results.Cycle redisFloor = cycle(r, "Redis floor");
+        Results.Cycle redisFloor = cycle(r, RedisFloor.NAME);
+        Results.Cycle fencedFloor = cycle(r, RedisFloor.FENCED_NAME);
         Results.Cycle rlock = cycle(r, "Redisson RLock");
 
         Results.Cycle curator = cycle(r, "curator");
@@ -224,6 +225,11 @@ public final class Ratios {
         out.add(anchor("Redis floor cycle p50", redisFloor == null ? Double.NaN : redisFloor.cycle.p50() / 1e3,
                 " us", "~20 us"));
         out.add(anchor("plain Redisson RLock / Redis floor, uncontended p50", cycleRatio(rlock, redisFloor), "~4x"));
+        // what a fencing token costs on its own, and the provider against the least a fenced lock does
+        out.add(anchor("Redis fenced floor (SET NX PX and INCR in one script) / Redis floor, uncontended p50",
+                cycleRatio(fencedFloor, redisFloor), "(information)"));
+        out.add(anchor("redis-baseline / Redis fenced floor, uncontended p50", cycleRatio(baseline, fencedFloor),
+                "(information)"));
         out.add(anchor("plain Redisson RLock hand-off p50 to one waiter",
                 redissonOne == null ? Double.NaN : redissonOne.handoff.p50() / 1e6, " ms", "~1 ms"));
         return out;

@@ -143,7 +143,8 @@ public final class Report {
                 + "Server requests per acquisition come from the servers' own counters: ZooKeeper's packets "
                 + "received (`srvr`), Redis's `INFO commandstats` (without `INFO` itself).");
         line("- Floors: ZooKeeper = create EPHEMERAL_SEQUENTIAL + getChildren + delete on the plain client; Redis = "
-                + "`SET key token NX PX 30000` + Lua compare-and-delete (`EVALSHA`) on one Jedis connection. Anchors: "
+                + "`SET key token NX PX 30000` + Lua compare-and-delete (`EVALSHA`) on one Jedis connection; the "
+                + "fenced Redis floor acquires with one `EVALSHA` doing `SET NX PX` and `INCR` (a fencing token). Anchors: "
                 + "Curator `InterProcessMutex` and Redisson `RLock` used directly.");
         if (!r.providersNotPresent.isEmpty()) {
             line("- **Optional providers not present** (measured when installed): "
@@ -183,7 +184,7 @@ public final class Report {
         line("|---|---|---|---:|---:|---:|---:|---:|---:|---|---|");
         for (Results.Cycle c : r.uncontended) {
             Results.Cycle floor = Ratios.cycle(r, c.backend == Variant.Backend.ZOOKEEPER ? "ZooKeeper floor"
-                    : "Redis floor");
+                    : RedisFloor.NAME);
             double vs = floor == null || c.cycle.size() == 0 ? Double.NaN : Ratios.cycleRatio(c, floor);
             line("| " + c.variant + " | " + c.backend.name().toLowerCase(Locale.ROOT) + " | " + role(c.role) + " | "
                     + c.cycle.size() + " | " + us(c.cycle.p50()) + " | " + us(c.cycle.p99()) + " | "
