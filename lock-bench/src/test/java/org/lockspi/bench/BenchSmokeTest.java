@@ -40,7 +40,8 @@ class BenchSmokeTest {
                 broken.add("uncontended " + c.variant + ": " + c.error);
             }
         }
-        for (String v : List.of("ZooKeeper floor", "Redis floor", "Curator InterProcessMutex", "Redisson RLock")) {
+        for (String v : List.of("ZooKeeper floor", "Redis floor", "Redis fenced floor", "Curator InterProcessMutex",
+                "Redisson RLock")) {
             assertTrue(variants.contains(v), "uncontended row for " + v + " in " + variants);
         }
         for (String provider : List.of("zookeeper-raw", "zkclient", "curator", "redis-baseline")) {

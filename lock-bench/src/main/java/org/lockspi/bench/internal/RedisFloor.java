@@ -17,7 +17,7 @@ final class RedisFloor implements Variant {
     static final String FENCED_ACQUIRE = "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', 30000) then "
             + "return redis.call('incr', KEYS[2]) else return 0 end";
     static final String NAME = "Redis floor";
-    static final String FENCED_NAME = "Redis floor, fenced";
+    static final String FENCED_NAME = "Redis fenced floor";
     private final int port;
     private final boolean fenced;
 
