@@ -2,10 +2,8 @@ package org.lockspi.redis;
 
 import java.util.Collections;
 import java.util.EnumSet;
-import java.util.Objects;
 import java.util.Set;
 import org.lockspi.LockFeature;
-import org.lockspi.redis.internal.RedisBackend;
 import org.lockspi.redis.internal.RedisSettings;
 import org.lockspi.spi.BackendEvents;
 import org.lockspi.spi.LockBackend;
@@ -35,11 +33,14 @@ public final class RedisFairLockProvider implements LockProvider {
     /** The provider's name: {@value}. */
     public static final String NAME = "redis-fair";
 
-    private static final Set<LockFeature> FEATURES = Collections.unmodifiableSet(EnumSet.of(
-            LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
-            LockFeature.SEMAPHORE, LockFeature.FAIR,
-            LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL, LockFeature.LOST_NOTIFICATION,
-            LockFeature.CRASH_RELEASE, LockFeature.INSPECTION));
+    /** The baseline's features and FAIR. */
+    private static final Set<LockFeature> FEATURES;
+
+    static {
+        EnumSet<LockFeature> features = EnumSet.copyOf(RedisLockProvider.FEATURES);
+        features.add(LockFeature.FAIR);
+        FEATURES = Collections.unmodifiableSet(features);
+    }
     private static final RedisLockProvider BASELINE = new RedisLockProvider();
 
     /** For {@link java.util.ServiceLoader}; cheap, connects nothing. */
@@ -86,12 +87,7 @@ public final class RedisFairLockProvider implements LockProvider {
      */
     @Override
     public LockBackend open(LockUri uri, BackendEvents events) {
-        Objects.requireNonNull(uri, "uri");
-        Objects.requireNonNull(events, "events");
-        if (!schemes().contains(uri.scheme())) {
-            throw new IllegalArgumentException("provider '" + NAME + "' serves " + schemes() + ", not: " + uri);
-        }
-        return RedisBackend.openFair(RedisSettings.parse(uri), events);
+        return RedisLockProvider.open(NAME, true, uri, events);
     }
 
     @Override

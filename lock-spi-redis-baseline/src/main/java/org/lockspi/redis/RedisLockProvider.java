@@ -116,7 +116,7 @@ public final class RedisLockProvider implements LockProvider {
      * persistence (appendonly), not on the provider; without it the restarted server has no key and the lease
      * turns LOST at its next renewal.
      */
-    private static final Set<LockFeature> FEATURES = Collections.unmodifiableSet(EnumSet.of(
+    static final Set<LockFeature> FEATURES = Collections.unmodifiableSet(EnumSet.of(
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
             LockFeature.SEMAPHORE, LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL,
             LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE, LockFeature.INSPECTION));
@@ -163,12 +163,19 @@ public final class RedisLockProvider implements LockProvider {
      */
     @Override
     public LockBackend open(LockUri uri, BackendEvents events) {
+        return open(NAME, false, uri, events);
+    }
+
+    /** The checks and the open both Redis providers share; {@code fair} picks the backend's queue. */
+    static LockBackend open(String provider, boolean fair, LockUri uri, BackendEvents events) {
         Objects.requireNonNull(uri, "uri");
         Objects.requireNonNull(events, "events");
-        if (!schemes().contains(uri.scheme())) {
-            throw new IllegalArgumentException("provider '" + NAME + "' serves " + schemes() + ", not: " + uri);
+        if (!RedisSettings.SCHEMES.contains(uri.scheme())) {
+            throw new IllegalArgumentException("provider '" + provider + "' serves " + RedisSettings.SCHEMES
+                    + ", not: " + uri);
         }
-        return RedisBackend.open(RedisSettings.parse(uri), events);
+        RedisSettings settings = RedisSettings.parse(uri);
+        return fair ? RedisBackend.openFair(settings, events) : RedisBackend.open(settings, events);
     }
 
     private static String loadVersion() {
