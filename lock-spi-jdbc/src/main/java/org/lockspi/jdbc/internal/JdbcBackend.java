@@ -182,6 +182,7 @@ public final class JdbcBackend implements LockBackend {
                     }
                 });
             } catch (SQLException e) {
+                rethrowInterrupt(e);
                 a.inDoubt = true; // it may have been inserted before the connection failed
                 throw failure("acquiring " + a, e);
             }
@@ -206,6 +207,7 @@ public final class JdbcBackend implements LockBackend {
                 o.sentAt = sentAt[0];
                 return o;
             } catch (SQLException e) {
+                rethrowInterrupt(e);
                 if (dialect.isLockConflict(e)) {
                     // another client's transaction held the lock's row past the bound: try again soon
                     return new QueueTransaction.Outcome(-1, 5, a.queued);
@@ -231,6 +233,7 @@ public final class JdbcBackend implements LockBackend {
         if (!a.queued && !a.inDoubt) {
             return;
         }
+        boolean interrupted = Thread.interrupted(); // a pool refuses an interrupted thread: clean up first
         inFlight.readLock().lock();
         try {
             if (poolClosed) {
@@ -252,6 +255,9 @@ public final class JdbcBackend implements LockBackend {
             throw failure("giving up " + a + " (its rows run out within leaseTime " + settings.leaseTime() + ")", e);
         } finally {
             inFlight.readLock().unlock();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -266,6 +272,18 @@ public final class JdbcBackend implements LockBackend {
         return list;
     }
 
+    /** A pool's wait for a connection that was interrupted: the acquisition ends as interrupted, as it should. */
+    private static void rethrowInterrupt(SQLException e) throws InterruptedException {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof InterruptedException) {
+                InterruptedException interrupted = new InterruptedException("interrupted while waiting for a "
+                        + "connection from the pool");
+                interrupted.initCause(e);
+                throw interrupted;
+            }
+        }
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("lock backend is closed: " + settings);
@@ -274,12 +292,6 @@ public final class JdbcBackend implements LockBackend {
 
     /** Translates a driver failure; a connection failure also suspends the leases. */
     private RuntimeException failure(String what, SQLException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof InterruptedException) {
-                Thread.currentThread().interrupt(); // the pool was interrupted while it waited for a connection
-                break;
-            }
-        }
         if (dialect.isMissingObject(e)) {
             return new LockException(what + " on " + settings.address() + " failed: " + Schema.advice(settings, sql)
                     + " (" + e.getMessage() + ")", e);
@@ -299,6 +311,7 @@ public final class JdbcBackend implements LockBackend {
             return;
         }
         keeper.forget(lease);
+        boolean interrupted = Thread.interrupted(); // a pool refuses an interrupted thread: release first
         inFlight.readLock().lock();
         try {
             if (closed) {
@@ -317,6 +330,9 @@ public final class JdbcBackend implements LockBackend {
             }
         } finally {
             inFlight.readLock().unlock();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -246,14 +246,8 @@ final class QueueTransaction {
                 }
             }
         }
-        if (!expired.isEmpty()) {
-            try (PreparedStatement s = c.prepareStatement(sql.deleteEntry)) {
-                for (String id : expired) {
-                    s.setString(1, id);
-                    s.addBatch();
-                }
-                s.executeBatch();
-            }
+        for (String id : expired) {
+            update(c, sql.deleteEntry, id); // rarely more than one: a crashed client's
         }
         return live;
     }

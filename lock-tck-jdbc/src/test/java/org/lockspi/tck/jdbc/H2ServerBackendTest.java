@@ -1,75 +1,8 @@
 package org.lockspi.tck.jdbc;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import org.junit.jupiter.api.Test;
-
-/** The H2 fixture keeps committed rows and the sequence's values across a SIGKILL of its server. */
-class H2ServerBackendTest {
-
-    @Test
-    void committedRowsAndSequenceSurviveAKill() throws SQLException {
-        try (H2ServerBackend backend = H2ServerBackend.start()) {
-            long before;
-            try (Connection c = backend.connect(); Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE kept (id INT PRIMARY KEY)");
-                s.execute("INSERT INTO kept VALUES (1)");
-                before = next(s);
-                before = Math.max(before, next(s));
-            }
-            backend.restart();
-            try (Connection c = backend.connect(); Statement s = c.createStatement()) {
-                try (ResultSet r = s.executeQuery("SELECT COUNT(*) FROM kept")) {
-                    r.next();
-                    assertEquals(1, r.getInt(1), "the committed row survives the kill");
-                }
-                long after = next(s);
-                assertTrue(after > before, "the sequence goes on: " + before + " -> " + after);
-                assertTrue(before > DatabaseBackend.FIRST_TOKEN, "the sequence starts above 2^32: " + before);
-            }
-        }
-    }
-
-    @Test
-    void theLastCommitSurvivesAKill() throws SQLException {
-        try (H2ServerBackend backend = H2ServerBackend.start()) {
-            try (Connection c = backend.connect(); Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE kept (id INT PRIMARY KEY)");
-            }
-            for (int i = 1; i <= 5; i++) {
-                long token;
-                Connection open = backend.connect(); // a pool's connection stays open across the kill
-                try (Statement s = open.createStatement()) {
-                    token = next(s);
-                    s.execute("INSERT INTO kept VALUES (" + i + ")");
-                }
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    throw new AssertionError(e);
-                }
-                backend.restart();
-                try (Connection c = backend.connect(); Statement s = c.createStatement()) {
-                    try (ResultSet r = s.executeQuery("SELECT COUNT(*) FROM kept")) {
-                        r.next();
-                        assertEquals(i, r.getInt(1), "round " + i + ": the last committed row survives the kill");
-                    }
-                    long after = next(s);
-                    assertTrue(after > token, "round " + i + ": the sequence goes on: " + token + " -> " + after);
-                }
-            }
-        }
-    }
-
-    private static long next(Statement s) throws SQLException {
-        try (ResultSet r = s.executeQuery("SELECT NEXT VALUE FOR lockspi_token")) {
-            r.next();
-            return r.getLong(1);
-        }
+class H2ServerBackendTest extends DatabaseBackendTests {
+    @Override
+    DatabaseBackend start() {
+        return H2ServerBackend.start();
     }
 }
