@@ -8,6 +8,6 @@ class PostgresBackendTest extends DatabaseBackendTests {
 
     @Override
     String nextToken() {
-        return "SELECT nextval('lockspi_token')";
+        return "nextval('lockspi_token')";
     }
 }
