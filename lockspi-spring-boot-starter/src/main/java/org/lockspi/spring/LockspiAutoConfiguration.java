@@ -24,6 +24,8 @@ import org.springframework.core.env.Environment;
  *       {@link Locks#open(String, String)} from {@code lockspi.uri}, {@code lockspi.parameters.*} and
  *       {@code lockspi.provider}, bound with {@link LockMetrics} to the application's {@link MeterRegistry}
  *       if there is one (unless {@code lockspi.metrics.enabled=false}), closed with the context;</li>
+ *   <li>(in {@link LockspiJdbcAutoConfiguration}) {@link LockService} on the application's own
+ *       {@code DataSource}, when {@code lockspi.provider=jdbc} and no {@code lockspi.uri} is set;</li>
  *   <li>{@link LockTemplate}, when there is a LockService and no template;</li>
  *   <li>the interception of {@link Locked} and {@link ScheduledLock} methods;</li>
  *   <li>(in {@link LockspiHealthAutoConfiguration}) {@link LockServiceHealthIndicator} as {@code lockspi}, when
@@ -43,6 +45,15 @@ public class LockspiAutoConfiguration {
         String provider = properties.getProvider();
         LockService service = Locks.open(properties.effectiveUri(),
                 provider == null || provider.isBlank() ? null : provider.strip());
+        return withMetrics(service, properties, registry, environment);
+    }
+
+    /**
+     * Binds a service the starter opened to the application's {@link MeterRegistry}, if there is one and metrics
+     * are enabled; closes the service if that fails.
+     */
+    static LockService withMetrics(LockService service, LockspiProperties properties,
+                                   ObjectProvider<MeterRegistry> registry, Environment environment) {
         MeterRegistry meters = properties.getMetrics().isEnabled() ? registry.getIfAvailable() : null;
         if (meters == null) {
             return service;
