@@ -57,21 +57,26 @@ public final class Connections implements AutoCloseable {
                 c.setAutoCommit(true);
             }
         } catch (SQLException e) {
-            drop(c);
+            closeDedicated(c, true);
             throw e;
         }
         return c;
     }
 
-    /** Closes a {@linkplain #dedicated() dedicated} connection for good (a pool drops it). Never throws. */
-    static void drop(Connection c) {
+    /**
+     * Gives back a {@linkplain #dedicated() dedicated} connection: one straight from the driver is closed; one of an
+     * application's pool goes back to it, or is taken out of use if it broke. Never throws.
+     *
+     * @param c      the connection, or null
+     * @param broken whether a failure may have broken it
+     */
+    void closeDedicated(Connection c, boolean broken) {
         if (c == null) {
             return;
         }
-        try {
-            c.abort(Runnable::run);
-        } catch (SQLException | RuntimeException e) {
-            // closed below, or broken already
+        if (broken && owned == null) {
+            discard(c);
+            return;
         }
         try {
             c.close();
@@ -151,7 +156,7 @@ public final class Connections implements AutoCloseable {
         try {
             return work.run(c);
         } finally {
-            drop(c);
+            closeDedicated(c, false);
         }
     }
 

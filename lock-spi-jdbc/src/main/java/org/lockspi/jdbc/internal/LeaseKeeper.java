@@ -170,7 +170,7 @@ final class LeaseKeeper {
             // task that let it escape would never run again)
             if (!closed) {
                 LOG.log(System.Logger.Level.DEBUG, () -> "lease renewal on " + settings + " failed", e);
-                Connections.drop(connection);
+                connections.closeDedicated(connection, true);
                 connection = null;
                 connected = false;
                 failed();
@@ -329,7 +329,7 @@ final class LeaseKeeper {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        Connections.drop(connection);
+        connections.closeDedicated(connection, false);
         connection = null;
         List<JdbcLease> leases = new ArrayList<>(live);
         live.clear();

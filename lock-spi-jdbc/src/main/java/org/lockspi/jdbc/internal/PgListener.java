@@ -113,7 +113,7 @@ final class PgListener implements AutoCloseable {
                     break;
                 }
                 LOG.log(System.Logger.Level.DEBUG, () -> "the listening connection to " + address + " failed", e);
-                Connections.drop(c);
+                connections.closeDedicated(c, true);
                 c = null;
                 wakeups.wakeAll();
                 try {
@@ -149,9 +149,17 @@ final class PgListener implements AutoCloseable {
         }
     }
 
-    /** Closes the listening connection for good: returned to a pool it would keep its LISTENs. */
+    /** Gives the listening connection back without its LISTENs (a pool would hand them to someone else). */
     private void close(Connection c) {
-        Connections.drop(c);
+        if (c == null) {
+            return;
+        }
+        try {
+            execute(c, "UNLISTEN *");
+            connections.closeDedicated(c, false);
+        } catch (SQLException e) {
+            connections.closeDedicated(c, true);
+        }
     }
 
     /** Stops the thread (within one read) and closes the connection. Idempotent. */
