@@ -112,8 +112,9 @@ abstract class Dialect {
     }
 
     /**
-     * @return the statement that wakes the waiters of a lock in other clients (parameter: the channel), sent with
-     *         the transaction's commit; null where the database has none (waiters poll)
+     * @return the statement that wakes the waiters of a lock in other clients (parameters: the channel, and the ids
+     *         of the waiters to wake or {@code ""} for all), sent with the transaction's commit; null where the
+     *         database has none (waiters poll)
      */
     String notifyStatement() {
         return null;

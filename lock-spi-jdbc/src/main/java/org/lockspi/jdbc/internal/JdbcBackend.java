@@ -130,7 +130,7 @@ public final class JdbcBackend implements LockBackend {
                     return null;
                 }
                 if (waiter == null) {
-                    waiter = wakeups.join(a.lockId);
+                    waiter = wakeups.join(a.lockId, a.id);
                 }
                 // equal jitter: half the delay fixed, half random, so that polling waiters spread out
                 long pause = delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
@@ -239,18 +239,17 @@ public final class JdbcBackend implements LockBackend {
             if (poolClosed) {
                 return; // close() removed it
             }
-            boolean others = connections.call(c -> {
-                boolean left = queue.leave(c, a.lockId, a.key, a.id);
+            String next = connections.call(c -> {
+                String woken = queue.leave(c, a.lockId, a.key, a.id);
                 if (a.inDoubt && LockQueue.exclusive(a.kind)) {
-                    left |= releaseExclusive(c, a.lockId, a.key, a.id);
+                    String more = releaseExclusive(c, a.lockId, a.key, a.id);
+                    woken = more == null ? woken : woken == null ? more : "";
                 }
-                return left;
+                return woken;
             });
             a.queued = false;
             a.inDoubt = false;
-            if (others) {
-                wakeups.wake(a.lockId);
-            }
+            wakeups.wake(a.lockId, next);
         } catch (SQLException e) {
             throw failure("giving up " + a + " (its rows run out within leaseTime " + settings.leaseTime() + ")", e);
         } finally {
@@ -317,12 +316,10 @@ public final class JdbcBackend implements LockBackend {
             if (closed) {
                 return; // close released it, or is releasing it
             }
-            boolean others = connections.call(c -> lease.exclusive()
+            String next = connections.call(c -> lease.exclusive()
                     ? releaseExclusive(c, lease.lockId, lease.name, lease.id)
                     : queue.leave(c, lease.lockId, lease.name, lease.id));
-            if (others) {
-                wakeups.wake(lease.lockId);
-            }
+            wakeups.wake(lease.lockId, next);
         } catch (SQLException e) {
             if (!lease.isLost()) { // nothing of ours to free; a lost lease's release never throws
                 throw failure("releasing " + lease + " (its row runs out within leaseTime " + settings.leaseTime()
@@ -336,10 +333,14 @@ public final class JdbcBackend implements LockBackend {
         }
     }
 
-    /** One statement if the lock has no entries, else the queue transaction that keeps the row for them. */
-    private boolean releaseExclusive(Connection c, String lockId, String key, String owner) throws SQLException {
+    /**
+     * One statement if the lock has no entries, else the queue transaction that keeps the row for them.
+     *
+     * @return whom to wake among this client's waiters, as {@link QueueTransaction#wakeList}; null for none
+     */
+    private String releaseExclusive(Connection c, String lockId, String key, String owner) throws SQLException {
         if (QueueTransaction.update(c, sql.releaseIfAlone, lockId, owner) == 1) {
-            return false;
+            return null;
         }
         return queue.releaseOwner(c, lockId, key, owner);
     }

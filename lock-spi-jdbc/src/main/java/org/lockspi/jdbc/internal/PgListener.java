@@ -65,6 +65,7 @@ final class PgListener implements AutoCloseable {
         Object pg = null;
         Method read = null;
         Method nameOf = null;
+        Method payloadOf = null;
         Set<String> listening = new HashSet<>();
         long backoff = 10;
         while (!closed) {
@@ -74,7 +75,9 @@ final class PgListener implements AutoCloseable {
                     Class<?> api = driverClass(c, "org.postgresql.PGConnection");
                     pg = c.unwrap(api);
                     read = api.getMethod("getNotifications", int.class);
-                    nameOf = driverClass(c, "org.postgresql.PGNotification").getMethod("getName");
+                    Class<?> notification = driverClass(c, "org.postgresql.PGNotification");
+                    nameOf = notification.getMethod("getName");
+                    payloadOf = notification.getMethod("getParameter");
                     listening.clear();
                     for (String lockId : wakeups.waitedFor()) {
                         execute(c, "LISTEN \"" + channel(lockId) + "\"");
@@ -99,7 +102,9 @@ final class PgListener implements AutoCloseable {
                     for (Object m : messages) {
                         String name = (String) nameOf.invoke(m);
                         if (name.startsWith(PREFIX)) {
-                            wakeups.wake(name.substring(PREFIX.length()));
+                            // the payload names the waiters the release grants; the others sleep on
+                            String ids = (String) payloadOf.invoke(m);
+                            wakeups.wake(name.substring(PREFIX.length()), ids == null ? "" : ids);
                         }
                     }
                 }

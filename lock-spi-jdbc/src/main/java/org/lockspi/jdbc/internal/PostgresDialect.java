@@ -77,7 +77,7 @@ final class PostgresDialect extends Dialect {
 
     @Override
     String notifyStatement() {
-        return "SELECT pg_notify(?, '')";
+        return "SELECT pg_notify(?, ?)";
     }
 
     @Override

@@ -77,7 +77,11 @@ final class QueueTransaction {
      */
     Outcome attempt(Connection c, Attempt a, long leaseMs, boolean mayWait) throws SQLException {
         return inTransaction(c, () -> {
-            Locked l = lock(c, a.lockId, a.key, true);
+            // a queued acquisition's lock has its row (an entry never exists without it): no insert to try first
+            Locked l = a.queued ? lock(c, a.lockId, a.key, false) : null;
+            if (l == null) {
+                l = lock(c, a.lockId, a.key, true);
+            }
             Entry mine = l.find(a.id);
             long mySeq = mine != null ? mine.seq() : Long.MAX_VALUE;
             Decision d = LockQueue.decide(l.head(), l.live(), a.kind, a.permits, mySeq, a.downgrade);
@@ -120,48 +124,85 @@ final class QueueTransaction {
     }
 
     /**
-     * Removes one entry (a waiter that gives up, a reader or permit that is released) and wakes the lock's other
-     * waiters if any are left.
+     * Removes one entry (a waiter that gives up, a reader or permit that is released) and wakes the waiters that
+     * may go now.
      *
-     * @return whether the lock has other entries left (whose waiters this client should wake too)
+     * @return whom this client should wake among its own waiters: null for none, else as {@link #wakeList}
      */
-    boolean leave(Connection c, String lockId, String key, String entryId) throws SQLException {
+    String leave(Connection c, String lockId, String key, String entryId) throws SQLException {
         return inTransaction(c, () -> {
             Locked l = lock(c, lockId, key, false);
             update(c, sql.deleteEntry, entryId);
             if (l == null) {
-                return false;
+                return null;
             }
-            int count = l.live().size() - (l.find(entryId) != null ? 1 : 0);
-            finish(c, lockId, l, count);
-            if (count > 0) {
-                notifyWaiters(c, lockId);
-            }
-            return count > 0;
+            List<Entry> left = new ArrayList<>(l.live());
+            left.removeIf(e -> e.id().equals(entryId));
+            finish(c, lockId, l, left.size());
+            return wake(c, lockId, l.head(), left);
         });
     }
 
     /**
      * Releases an exclusive holder whose lock has entries (the one-statement release found some): clears the
-     * owner, keeps the row for the entries, and wakes the waiters.
+     * owner, keeps the row for the entries, and wakes the waiters that may go now.
      *
-     * @return whether the lock has entries left (whose waiters this client should wake too)
+     * @return whom this client should wake among its own waiters: null for none, else as {@link #wakeList}
      */
-    boolean releaseOwner(Connection c, String lockId, String key, String owner) throws SQLException {
+    String releaseOwner(Connection c, String lockId, String key, String owner) throws SQLException {
         return inTransaction(c, () -> {
             Locked l = lock(c, lockId, key, false);
             if (l == null || !owner.equals(l.head().owner())) {
-                return false; // no longer ours: a lost lease's release touches no one else's row
+                return null; // no longer ours: a lost lease's release touches no one else's row
             }
             int count = l.live().size();
             if (count == 0) {
                 update(c, sql.deleteHead, lockId);
-                return false;
+                return null;
             }
             update(c, sql.clearOwner, count, lockId);
-            notifyWaiters(c, lockId);
-            return true;
+            return wake(c, lockId, new Head(null, (char) 0, 0), l.live());
         });
+    }
+
+    /** Tells the waiters of a lock that may go now (other clients' by a message sent with the commit). */
+    private String wake(Connection c, String lockId, Head head, List<Entry> live) throws SQLException {
+        String list = wakeList(head, live);
+        if (list != null && notify != null) {
+            try (PreparedStatement s = c.prepareStatement(notify)) {
+                s.setString(1, PgListener.channel(lockId));
+                s.setString(2, list);
+                s.execute();
+            }
+        }
+        return list;
+    }
+
+    /**
+     * Whom a change of a lock should wake: the ids of the waiting entries the queue rules now grant, comma
+     * separated (one waiter, or the readers at the head of the queue together), so that the others sleep on and
+     * ask the database nothing; {@code ""} (everyone) where the rules cannot say from the rows read (a semaphore's
+     * waiters, whose permits the rows do not carry, or too many); null if nobody waits.
+     */
+    static String wakeList(Head head, List<Entry> live) {
+        StringBuilder ids = new StringBuilder();
+        boolean waiting = false;
+        for (Entry e : live) {
+            if (e.granted()) {
+                continue;
+            }
+            waiting = true;
+            if (e.kind() == LockQueue.SEMAPHORE) {
+                return "";
+            }
+            if (LockQueue.decide(head, live, e.kind(), 1, e.seq(), null).grant()) {
+                ids.append(ids.length() == 0 ? "" : ",").append(e.id());
+                if (ids.length() > 4000) {
+                    return "";
+                }
+            }
+        }
+        return waiting ? ids.toString() : null;
     }
 
     /** Deletes what ran out of a lock's rows, and its row if nothing is left (the keeper's upkeep). */
@@ -173,16 +214,6 @@ final class QueueTransaction {
             }
             return null;
         });
-    }
-
-    /** Tells other clients' waiters of a lock that it may be free: a message sent when the caller commits. */
-    void notifyWaiters(Connection c, String lockId) throws SQLException {
-        if (notify != null) {
-            try (PreparedStatement s = c.prepareStatement(notify)) {
-                s.setString(1, PgListener.channel(lockId));
-                s.execute();
-            }
-        }
     }
 
     /**

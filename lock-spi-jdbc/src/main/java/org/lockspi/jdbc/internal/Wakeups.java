@@ -19,17 +19,22 @@ final class Wakeups implements AutoCloseable {
     /** The waiters of one lock. */
     private final class Signal {
         final Condition changed = lock.newCondition();
+        final java.util.List<Waiter> members = new java.util.ArrayList<>();
+        /** Counts the wake-ups of every waiter of the lock. */
         long generation;
-        int waiters;
     }
 
     /** One waiting acquisition's place. */
     final class Waiter {
         final String lockId;
+        final String id;
         private long seen;
+        /** Woken by name (a release that grants it), guarded by lock. */
+        private boolean called;
 
-        private Waiter(String lockId, long seen) {
+        private Waiter(String lockId, String id, long seen) {
             this.lockId = lockId;
+            this.id = id;
             this.seen = seen;
         }
 
@@ -43,10 +48,11 @@ final class Wakeups implements AutoCloseable {
             try {
                 Signal s = signals.get(lockId);
                 long left = nanos;
-                while (!closed && s.generation == seen && left > 0) {
+                while (!closed && s.generation == seen && !called && left > 0) {
                     left = s.changed.awaitNanos(left);
                 }
                 seen = s.generation;
+                called = false;
             } finally {
                 lock.unlock();
             }
@@ -61,15 +67,19 @@ final class Wakeups implements AutoCloseable {
         }
     }
 
-    /** @return a place among the lock's waiters; the first one makes the listener listen for the lock */
-    Waiter join(String lockId) {
+    /**
+     * @param id the acquisition's id, by which a release may wake it alone
+     * @return a place among the lock's waiters; the first one makes the listener listen for the lock
+     */
+    Waiter join(String lockId, String id) {
         boolean first;
         Waiter w;
         lock.lock();
         try {
             Signal s = signals.computeIfAbsent(lockId, k -> new Signal());
-            first = s.waiters++ == 0;
-            w = new Waiter(lockId, s.generation);
+            first = s.members.isEmpty();
+            w = new Waiter(lockId, id, s.generation);
+            s.members.add(w);
         } finally {
             lock.unlock();
         }
@@ -84,7 +94,7 @@ final class Wakeups implements AutoCloseable {
         lock.lock();
         try {
             Signal s = signals.get(w.lockId);
-            if (s != null && --s.waiters == 0) {
+            if (s != null && s.members.remove(w) && s.members.isEmpty()) {
                 signals.remove(w.lockId);
                 last = true;
             }
@@ -98,13 +108,40 @@ final class Wakeups implements AutoCloseable {
 
     /** Wakes the lock's waiters in this backend. */
     void wake(String lockId) {
+        wake(lockId, "");
+    }
+
+    /**
+     * Wakes some of the lock's waiters in this backend.
+     *
+     * @param ids the ids of the waiters to wake, comma separated; {@code ""} for all; null for none
+     */
+    void wake(String lockId, String ids) {
+        if (ids == null) {
+            return;
+        }
         lock.lock();
         try {
             Signal s = signals.get(lockId);
-            if (s != null) {
-                s.generation++;
-                s.changed.signalAll();
+            if (s == null) {
+                return;
             }
+            if (ids.isEmpty()) {
+                s.generation++;
+            } else {
+                java.util.Set<String> named = java.util.Set.of(ids.split(","));
+                boolean any = false;
+                for (Waiter w : s.members) {
+                    if (named.contains(w.id)) {
+                        w.called = true;
+                        any = true;
+                    }
+                }
+                if (!any) {
+                    return;
+                }
+            }
+            s.changed.signalAll();
         } finally {
             lock.unlock();
         }
