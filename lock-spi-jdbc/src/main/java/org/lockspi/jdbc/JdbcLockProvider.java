@@ -67,7 +67,8 @@ public final class JdbcLockProvider implements LockProvider {
     /**
      * SURVIVES_RESTART: a lease is a committed row whose end the database's clock decides, so it outlives a
      * restart of the database shorter than the lease time, and the holder renews it once the database is back.
-     * Not HERD_FREE: a release wakes every waiter of the lock, and the first in the queue takes it.
+     * Not HERD_FREE: a release names the waiters it grants, but every listening client receives its NOTIFY, and
+     * waiters poll every leaseTime/3 as a safety net (on MariaDB and H2 they poll with a back-off).
      */
     static final Set<LockFeature> FEATURES = Collections.unmodifiableSet(EnumSet.of(
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,

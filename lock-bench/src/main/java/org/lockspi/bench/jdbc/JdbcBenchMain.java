@@ -103,11 +103,12 @@ public final class JdbcBenchMain {
                 prepare(pool);
                 header(db);
                 JdbcVariant floor = JdbcVariant.floor();
+                JdbcVariant fencedFloor = JdbcVariant.floor(true);
                 JdbcVariant provider = JdbcVariant.provider("jdbc (lockspi)", "");
                 JdbcVariant polling = JdbcVariant.provider("jdbc, wakeups=false (polling)", "wakeups=false");
                 JdbcVariant shed = JdbcVariant.shedLock();
                 JdbcVariant registry = JdbcVariant.lockRegistry();
-                uncontended(List.of(floor, provider, shed, registry));
+                uncontended(List.of(floor, provider, shed, registry, fencedFloor, JdbcVariant.advisory()));
                 handoff(List.of(provider, polling, registry));
                 for (int k : new int[] {8, 32}) {
                     contended(List.of(provider, registry), k);
@@ -154,6 +155,10 @@ public final class JdbcBenchMain {
                 .append("| JDBC floor (insert + delete) | the fewest statements that take and free a lock's row in the ")
                 .append("provider's table, in autocommit: `INSERT ... ON CONFLICT DO NOTHING`, `DELETE ... WHERE owner`;")
                 .append(" no token, no renewal, no queue, no waiting |\n")
+                .append("| JDBC fenced floor | the floor whose insert also draws a token from the provider's sequence and ")
+                .append("returns it (`nextval`, `RETURNING`): what a fencing token costs the database |\n")
+                .append("| PostgreSQL advisory lock (session) | `pg_try_advisory_lock` / `pg_advisory_unlock` on one ")
+                .append("connection the client keeps: the lock lives and dies with the session; no token, no lease |\n")
                 .append("| jdbc (lockspi) | the provider through lock-api (`mutex(name).acquire()`, `release()`) on the ")
                 .append("pool (`JdbcLockProvider.open(dataSource, \"\")`): lease 30 s renewed every 10 s, fencing token ")
                 .append("from a sequence, FIFO queue, waiters woken by LISTEN/NOTIFY |\n")

@@ -53,10 +53,24 @@ interface JdbcVariant {
      * queue, no waiting.
      */
     static JdbcVariant floor() {
+        return floor(false);
+    }
+
+    /**
+     * @param fenced whether the insert also draws a fencing token from the provider's sequence and returns it (the
+     *               fenced floor: what a token costs the database, as the Redis bench's fenced floor shows it)
+     */
+    static JdbcVariant floor(boolean fenced) {
+        String insert = fenced
+                ? "INSERT INTO lockspi_lock (lock_id, lock_name, owner, token, expires_ms, entries) VALUES (?, ?, ?, "
+                        + "nextval('lockspi_token'), (EXTRACT(EPOCH FROM CLOCK_TIMESTAMP()) * 1000)::BIGINT + 30000, 0) "
+                        + "ON CONFLICT DO NOTHING RETURNING token"
+                : "INSERT INTO lockspi_lock (lock_id, lock_name, owner, expires_ms, entries) VALUES (?, ?, ?, "
+                        + "(EXTRACT(EPOCH FROM CLOCK_TIMESTAMP()) * 1000)::BIGINT + 30000, 0) ON CONFLICT DO NOTHING";
         return new JdbcVariant() {
             @Override
             public String name() {
-                return "JDBC floor (insert + delete)";
+                return fenced ? "JDBC fenced floor (insert with a token + delete)" : "JDBC floor (insert + delete)";
             }
 
             @Override
@@ -76,16 +90,20 @@ interface JdbcVariant {
 
                     @Override
                     public Optional<Held> tryLock(String name) throws SQLException {
-                        String id = "floor-" + name;
+                        String id = (fenced ? "fenced-floor-" : "floor-") + name;
                         String owner = client + ":" + n.incrementAndGet();
                         try (Connection c = dataSource.getConnection();
-                             PreparedStatement s = c.prepareStatement("INSERT INTO lockspi_lock (lock_id, lock_name, "
-                                     + "owner, expires_ms, entries) VALUES (?, ?, ?, (EXTRACT(EPOCH FROM "
-                                     + "CLOCK_TIMESTAMP()) * 1000)::BIGINT + 30000, 0) ON CONFLICT DO NOTHING")) {
+                             PreparedStatement s = c.prepareStatement(insert)) {
                             s.setString(1, id);
                             s.setString(2, id);
                             s.setString(3, owner);
-                            if (s.executeUpdate() == 0) {
+                            if (fenced) {
+                                try (java.sql.ResultSet r = s.executeQuery()) {
+                                    if (!r.next()) {
+                                        return Optional.empty();
+                                    }
+                                }
+                            } else if (s.executeUpdate() == 0) {
                                 return Optional.empty();
                             }
                         }
@@ -102,6 +120,64 @@ interface JdbcVariant {
 
                     @Override
                     public void close() {
+                    }
+                };
+            }
+        };
+    }
+
+    /**
+     * A PostgreSQL session advisory lock, the other way to lock in PostgreSQL: {@code pg_try_advisory_lock} and
+     * {@code pg_advisory_unlock} on one connection the client keeps (the lock belongs to the session). No token, no
+     * lease: it ends with the session, and with the server.
+     */
+    static JdbcVariant advisory() {
+        return new JdbcVariant() {
+            @Override
+            public String name() {
+                return "PostgreSQL advisory lock (session)";
+            }
+
+            @Override
+            public boolean waits() {
+                return false;
+            }
+
+            @Override
+            public Client open(DataSource dataSource) throws SQLException {
+                Connection session = dataSource.getConnection();
+                return new Client() {
+                    @Override
+                    public Held lock(String name) {
+                        throw new UnsupportedOperationException("measured for the uncontended cycle only");
+                    }
+
+                    @Override
+                    public Optional<Held> tryLock(String name) throws SQLException {
+                        try (PreparedStatement s = session.prepareStatement("SELECT pg_try_advisory_lock(hashtext(?))")) {
+                            s.setString(1, name);
+                            try (java.sql.ResultSet r = s.executeQuery()) {
+                                if (!r.next() || !r.getBoolean(1)) {
+                                    return Optional.empty();
+                                }
+                            }
+                        }
+                        return Optional.of(() -> {
+                            try (PreparedStatement s = session.prepareStatement(
+                                    "SELECT pg_advisory_unlock(hashtext(?))")) {
+                                s.setString(1, name);
+                                s.executeQuery().close();
+                            }
+                        });
+                    }
+
+                    @Override
+                    public void close() {
+                        try {
+                            session.close();
+                        } catch (SQLException e) {
+                            // the bench is over
+                        }
                     }
                 };
             }
