@@ -11,9 +11,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
@@ -32,11 +32,11 @@ import org.lockspi.spi.Deadline;
 import org.lockspi.spi.LockBackend;
 import org.lockspi.spi.LockKind;
 import org.lockspi.spi.LockUri;
-import org.lockspi.zookeeper.recipe.BoundedClose;
 import org.lockspi.zookeeper.recipe.ZkConnectFailures;
-import org.lockspi.zookeeper.recipe.ZkContact;
-import org.lockspi.zookeeper.recipe.ZkInspection;
 import org.lockspi.zookeeper.recipe.ZkSettings;
+import org.lockspi.zookeeper.recipe.internal.BoundedClose;
+import org.lockspi.zookeeper.recipe.internal.ZkContact;
+import org.lockspi.zookeeper.recipe.internal.ZkInspection;
 
 /**
  * A {@link LockBackend} on one {@link CuratorFramework}: every acquisition is made by a fresh Curator recipe object

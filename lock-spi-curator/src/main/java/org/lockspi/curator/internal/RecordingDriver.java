@@ -9,7 +9,7 @@ import org.apache.curator.framework.recipes.locks.StandardLockInternalsDriver;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
-import org.lockspi.zookeeper.recipe.ZkLayout;
+import org.lockspi.zookeeper.recipe.internal.ZkLayout;
 
 /**
  * The mutex driver of one acquisition: the same node (a protected ephemeral sequential {@code lock-} node under

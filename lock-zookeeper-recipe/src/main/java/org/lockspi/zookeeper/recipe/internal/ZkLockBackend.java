@@ -1,4 +1,4 @@
-package org.lockspi.zookeeper.recipe;
+package org.lockspi.zookeeper.recipe.internal;
 
 import java.time.Duration;
 import java.util.List;
@@ -9,14 +9,14 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.zookeeper.KeeperException;
 import org.lockspi.LockConnectionException;
 import org.lockspi.LockException;
@@ -26,6 +26,8 @@ import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.Deadline;
 import org.lockspi.spi.LockBackend;
 import org.lockspi.spi.LockKind;
+import org.lockspi.zookeeper.recipe.ZkOps;
+import org.lockspi.zookeeper.recipe.ZkSettings;
 
 /**
  * The ZooKeeper lock recipe, written once over {@link ZkOps}: mutex, read-write lock (with downgrade),

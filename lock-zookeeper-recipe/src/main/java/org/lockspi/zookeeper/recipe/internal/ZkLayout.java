@@ -1,4 +1,4 @@
-package org.lockspi.zookeeper.recipe;
+package org.lockspi.zookeeper.recipe.internal;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,4 +1,4 @@
-package org.lockspi.zookeeper.recipe;
+package org.lockspi.zookeeper.recipe.internal;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.lockspi.LockInfo;
+import org.lockspi.zookeeper.recipe.ZkOps;
 
 /**
  * Reads a lock's state in Curator's layout ({@link ZkLayout}) for {@code LockService.inspect} and {@code list},

@@ -1,4 +1,4 @@
-package org.lockspi.zookeeper.recipe;
+package org.lockspi.zookeeper.recipe.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
