@@ -15,8 +15,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import org.apache.zookeeper.KeeperException;
 import org.lockspi.LockConnectionException;
 import org.lockspi.LockException;
@@ -76,7 +74,6 @@ public final class ZkLockBackend implements LockBackend {
     private final ZkOps ops;
     private final String root;
     private final BackendEvents events;
-    private final long reconnectWaitNanos;
     private final Set<ZkLease> leases = ConcurrentHashMap.newKeySet();
     private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
     /** Our mutex nodes in this session, by path, for the waiter behind each (see {@link ZkOwnNode}). */
@@ -87,13 +84,7 @@ public final class ZkLockBackend implements LockBackend {
     private final ZkContact contact;
     private final Duration releaseBound;
 
-    /** Guards the connection fields; waiters for the connection wait on {@link #stateChanged}. */
-    private final ReentrantLock state = new ReentrantLock();
-    private final Condition stateChanged = state.newCondition();
-    private boolean connected = true; // guarded by state
-    private long epoch;               // guarded by state; changes on every connection event
-    private volatile long session;    // written under state; changes when a session expires
-    private volatile boolean closed;
+    private final SessionGate gate;
 
     /**
      * The backend a provider returns from {@code open}: this recipe on a connected client, with the URI's
@@ -128,7 +119,6 @@ public final class ZkLockBackend implements LockBackend {
         this.ops = Objects.requireNonNull(ops, "ops");
         this.root = settings.path();
         this.events = Objects.requireNonNull(events, "events");
-        this.reconnectWaitNanos = settings.connectTimeout().toNanos();
         this.releaseBound = settings.releaseBound();
         this.cleaner = new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, "lockspi-zk-cleaner-" + CLEANERS.incrementAndGet());
@@ -139,6 +129,7 @@ public final class ZkLockBackend implements LockBackend {
         this.contact = new ZkContact(ops.address(), settings.uncertainAfter(), ops::sessionTimeoutMillis,
                 settings.sessionTimeout(), () -> ops.czxid(probePath), () -> !leases.isEmpty(),
                 events::leasesConfirmed);
+        this.gate = new SessionGate(ops.address(), settings.connectTimeout(), contact::confirmed);
         ops.connectionListener(new Connection());
     }
 
@@ -148,7 +139,7 @@ public final class ZkLockBackend implements LockBackend {
     public BackendLease acquire(AcquireRequest request, Deadline deadline) throws InterruptedException {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(deadline, "deadline");
-        checkOpen();
+        gate.checkOpen();
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring " + request);
         }
@@ -158,7 +149,7 @@ public final class ZkLockBackend implements LockBackend {
         try {
             long notSession = -1;
             while (true) {
-                long gen = awaitSession(notSession, deadline);
+                long gen = gate.awaitSession(notSession, deadline);
                 try {
                     return attempt(request, path, waiter, gen, deadline);
                 } catch (SessionLost e) {
@@ -201,7 +192,7 @@ public final class ZkLockBackend implements LockBackend {
         }
         ZkLease lease = new ZkLease(this, kind, node.path(), node.czxid(), gen);
         leases.add(lease);
-        if (session != gen && leases.remove(lease) && lease.markLost()) {
+        if (gate.session() != gen && leases.remove(lease) && lease.markLost()) {
             events.leaseLost(lease); // the session expired while we were granted
         }
         return lease;
@@ -296,14 +287,14 @@ public final class ZkLockBackend implements LockBackend {
                         Math.min(deadline.remainingNanos(), releaseBound.toNanos()))) {
                     // it held, and it is gone: so is everything that was ahead of us (see ZkOwnNode)
                     String ourPath = node.path();
-                    if (call(() -> ops.czxid(ourPath), deadline, gen) < 0) {
+                    if (gate.call(() -> ops.czxid(ourPath), deadline, gen) < 0) {
                         throw SessionLost.INSTANCE; // our node is gone
                     }
                     held = true;
                     own.granted();
                     return node;
                 }
-                List<String> children = call(() -> childrenOrEmpty(path), deadline, gen);
+                List<String> children = gate.call(() -> childrenOrEmpty(path), deadline, gen);
                 ZkPredicates.Verdict verdict = order.verdict(children, ours);
                 if (verdict == null) {
                     throw SessionLost.INSTANCE; // our node is gone
@@ -320,7 +311,7 @@ public final class ZkLockBackend implements LockBackend {
                 }
                 String target = ZkLayout.join(path, verdict.watch());
                 predecessor = own != null ? ownNodes.get(target) : null;
-                boolean set = call(() -> ops.watchNode(target, waiter), deadline, gen);
+                boolean set = gate.call(() -> ops.watchNode(target, waiter), deadline, gen);
                 if (!set) {
                     continue; // it went between the listing and the watch: look again
                 }
@@ -328,7 +319,7 @@ public final class ZkLockBackend implements LockBackend {
                 if (!waiter.await(deadline)) {
                     return null;
                 }
-                checkOpen();
+                gate.checkOpen();
             }
         } catch (Throwable t) {
             failure = t;
@@ -365,7 +356,7 @@ public final class ZkLockBackend implements LockBackend {
                 node = create(leasesPath, name, null, deadline, gen);
                 String ours = ZkLayout.nodeName(node.path());
                 while (true) {
-                    List<String> children = call(() -> {
+                    List<String> children = gate.call(() -> {
                         try {
                             return ops.watchChildren(leasesPath, waiter);
                         } catch (KeeperException.NoNodeException e) {
@@ -382,7 +373,7 @@ public final class ZkLockBackend implements LockBackend {
                     if (deadline.hasExpired() || !waiter.await(deadline)) {
                         return null;
                     }
-                    checkOpen();
+                    gate.checkOpen();
                 }
             } catch (Throwable t) {
                 leaseFailure = t;
@@ -411,7 +402,7 @@ public final class ZkLockBackend implements LockBackend {
             throws InterruptedException, SessionLost {
         String prefixPath = ZkLayout.join(parent, name);
         boolean[] uncertain = {false};
-        return call(() -> {
+        return gate.call(() -> {
             if (uncertain[0]) {
                 ZkOps.Node found = find(parent, name);
                 if (found != null) {
@@ -449,20 +440,20 @@ public final class ZkLockBackend implements LockBackend {
 
     @Override
     public org.lockspi.LockInfo inspect(String name) throws InterruptedException {
-        checkOpen();
+        gate.checkOpen();
         String path = ZkLayout.join(root.isEmpty() ? "/" : root, name);
         Set<String> own = new java.util.HashSet<>();
         for (ZkLease lease : leases) {
             own.add(lease.path());
         }
-        return read("inspect " + path, () -> ZkInspection.inspect(reader(), path, name, own::contains));
+        return gate.once("inspect " + path, () -> ZkInspection.inspect(reader(), path, name, own::contains));
     }
 
     @Override
     public List<String> list(String prefix) throws InterruptedException {
-        checkOpen();
+        gate.checkOpen();
         String base = root.isEmpty() ? "/" : root;
-        return read("list " + base, () -> ZkInspection.list(reader(), base, prefix));
+        return gate.once("list " + base, () -> ZkInspection.list(reader(), base, prefix));
     }
 
     private ZkInspection.Reader reader() {
@@ -477,28 +468,6 @@ public final class ZkLockBackend implements LockBackend {
                 return ops.stat(path);
             }
         };
-    }
-
-    private interface Read<T> {
-        T run() throws KeeperException, InterruptedException;
-    }
-
-    /** One read for inspection: no retry; a connection failure says so. */
-    private <T> T read(String what, Read<T> op) throws InterruptedException {
-        try {
-            long sent = System.nanoTime();
-            T result = op.run();
-            contact.confirmed(sent);
-            return result;
-        } catch (KeeperException.ConnectionLossException | KeeperException.SessionExpiredException e) {
-            throw new LockConnectionException("cannot " + what + " at ZooKeeper " + ops.address() + ": " + e.code(),
-                    e);
-        } catch (KeeperException e) {
-            throw unexpected(what, e);
-        } catch (IllegalStateException e) {
-            checkOpen();
-            throw e;
-        }
     }
 
     // ---- release and clean-up --------------------------------------------------------------------------------
@@ -545,19 +514,12 @@ public final class ZkLockBackend implements LockBackend {
      *         late delete may still tell it "gone" afterwards, which is then true)
      */
     private boolean releaseNode(ZkLease lease, ZkOwnNode mine) {
-        if (lease.isLost() || closed || session != lease.session()) {
+        if (lease.isLost() || gate.isClosed() || gate.session() != lease.session()) {
             return false; // its node went with its session; never touch a later holder's
         }
         String path = lease.path();
         Residue own = new Residue(parentOf(path), ZkLayout.nodeName(path), true);
-        boolean down;
-        state.lock();
-        try {
-            down = !connected;
-        } finally {
-            state.unlock();
-        }
-        if (down) {
+        if (!gate.isConnected()) {
             residue.add(own);
             throw new LockConnectionException("could not delete " + path + " at ZooKeeper " + ops.address()
                     + ": not connected; it is deleted when the connection returns or the session ends");
@@ -595,7 +557,7 @@ public final class ZkLockBackend implements LockBackend {
     private void deleteOrLeave(Residue own, ZkOwnNode mine) {
         boolean gone = false;
         try {
-            if (!closed) {
+            if (!gate.isClosed()) {
                 gone = deleteOrLeave(own);
             }
         } finally {
@@ -609,14 +571,7 @@ public final class ZkLockBackend implements LockBackend {
     private boolean deleteOrLeave(Residue own) {
         if (!own.delete(this)) {
             residue.add(own);
-            boolean up;
-            state.lock();
-            try {
-                up = connected;
-            } finally {
-                state.unlock();
-            }
-            if (up) {
+            if (gate.isConnected()) {
                 drainResidue(); // the connection returned while we failed: do not wait for the next return
             }
             throw new LockConnectionException("could not delete " + own + " at ZooKeeper " + ops.address()
@@ -631,7 +586,7 @@ public final class ZkLockBackend implements LockBackend {
      * attached to {@code failure}, if any.
      */
     private void discard(String parent, String name, boolean exact, Throwable failure) {
-        if (closed) {
+        if (gate.isClosed()) {
             return; // closing the session frees every node
         }
         Residue r = new Residue(parent, name, exact);
@@ -643,7 +598,7 @@ public final class ZkLockBackend implements LockBackend {
         } catch (RuntimeException e) {
             if (failure != null) {
                 failure.addSuppressed(e);
-            } else if (!closed) {
+            } else if (!gate.isClosed()) {
                 LOG.log(System.Logger.Level.WARNING, "could not delete " + r + " at ZooKeeper " + ops.address(), e);
             }
         } finally {
@@ -681,7 +636,7 @@ public final class ZkLockBackend implements LockBackend {
             } catch (KeeperException.SessionExpiredException e) {
                 return true; // ephemeral: gone with the session
             } catch (KeeperException e) {
-                throw b.unexpected("delete " + this, e);
+                throw b.gate.unexpected("delete " + this, e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;
@@ -696,7 +651,7 @@ public final class ZkLockBackend implements LockBackend {
 
     private void drainResidue() {
         for (Residue r : residue) {
-            if (closed) {
+            if (gate.isClosed()) {
                 return;
             }
             try {
@@ -717,121 +672,12 @@ public final class ZkLockBackend implements LockBackend {
 
     // ---- operations with connection-loss handling ------------------------------------------------------------
 
-    @FunctionalInterface
-    private interface Op<T> {
-        T run() throws KeeperException, InterruptedException;
-    }
-
-    /** Our node's session is gone (or our node was deleted): the acquisition starts again. */
-    private static final class SessionLost extends Exception {
-        private static final long serialVersionUID = 1L;
-        static final SessionLost INSTANCE = new SessionLost();
-
-        private SessionLost() {
-            super("session lost", null, false, false);
-        }
-    }
-
-    /** Runs an operation in session {@code gen}, waiting for the connection to return after a loss. */
-    private <T> T call(Op<T> op, Deadline deadline, long gen) throws InterruptedException, SessionLost {
-        while (true) {
-            long before;
-            state.lock();
-            try {
-                checkOpen();
-                if (session != gen) {
-                    throw SessionLost.INSTANCE;
-                }
-                before = epoch;
-            } finally {
-                state.unlock();
-            }
-            try {
-                long sent = System.nanoTime();
-                T result = op.run();
-                contact.confirmed(sent);
-                return result;
-            } catch (KeeperException.ConnectionLossException e) {
-                awaitReconnect(before, deadline, e);
-            } catch (KeeperException.SessionExpiredException e) {
-                throw SessionLost.INSTANCE;
-            } catch (KeeperException e) {
-                throw unexpected(e.getPath(), e);
-            } catch (IllegalStateException e) {
-                checkOpen(); // closed underneath us: say so in our words
-                throw e;
-            }
-        }
-    }
-
-    /** Waits until connected after connection event {@code before}; fails at the deadline or reconnectWait. */
-    private void awaitReconnect(long before, Deadline deadline, KeeperException cause) throws InterruptedException {
-        long limit = System.nanoTime() + reconnectWaitNanos;
-        state.lock();
-        try {
-            while (true) {
-                checkOpen();
-                if (connected && epoch != before) {
-                    return;
-                }
-                long left = Math.min(deadline.remainingNanos(), limit - System.nanoTime());
-                if (left <= 0) {
-                    throw new LockConnectionException("connection to ZooKeeper at " + ops.address()
-                            + " lost and not back " + (deadline.hasExpired() ? "before the deadline"
-                            : "within " + Duration.ofNanos(reconnectWaitNanos)), cause);
-                }
-                stateChanged.awaitNanos(left);
-            }
-        } finally {
-            state.unlock();
-        }
-    }
-
-    /** Waits until connected in a session other than {@code notSession}; returns that session. */
-    private long awaitSession(long notSession, Deadline deadline) throws InterruptedException {
-        long limit = System.nanoTime() + reconnectWaitNanos;
-        state.lock();
-        try {
-            while (true) {
-                checkOpen();
-                if (connected && session != notSession) {
-                    return session;
-                }
-                long left = Math.min(deadline.remainingNanos(), limit - System.nanoTime());
-                if (left <= 0) {
-                    throw new LockConnectionException("not connected to ZooKeeper at " + ops.address() + " "
-                            + (deadline.hasExpired() ? "before the deadline"
-                            : "within " + Duration.ofNanos(reconnectWaitNanos)));
-                }
-                stateChanged.awaitNanos(left);
-            }
-        } finally {
-            state.unlock();
-        }
-    }
-
-    private LockException unexpected(String what, KeeperException e) {
-        return new LockException("ZooKeeper at " + ops.address() + " failed: " + what + ": " + e.code(), e);
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("lock backend is closed: ZooKeeper at " + ops.address());
-        }
-    }
-
     // ---- connection events -------------------------------------------------------------------------------------
 
     private final class Connection implements ZkOps.ConnectionListener {
         @Override
         public void disconnected() {
-            state.lock();
-            try {
-                connected = false;
-                epoch++;
-            } finally {
-                state.unlock();
-            }
+            gate.disconnected();
             events.connectionSuspended();
         }
 
@@ -840,16 +686,9 @@ public final class ZkLockBackend implements LockBackend {
             // The engine first, then the waiters: an acquisition woken here registers its lease with the
             // connection already restored, not UNCERTAIN for the moment between the two.
             events.connectionRestored();
-            state.lock();
-            try {
-                connected = true;
-                epoch++;
-                stateChanged.signalAll();
-            } finally {
-                state.unlock();
-            }
+            gate.connected();
             contact.wakeUp(); // confirm at once: the leases turn HELD without waiting a heartbeat period
-            if (!residue.isEmpty() && !closed) {
+            if (!residue.isEmpty() && !gate.isClosed()) {
                 try {
                     cleaner.execute(ZkLockBackend.this::drainResidue);
                 } catch (RejectedExecutionException e) {
@@ -860,15 +699,7 @@ public final class ZkLockBackend implements LockBackend {
 
         @Override
         public void sessionExpired() {
-            state.lock();
-            try {
-                connected = false;
-                epoch++;
-                session++;
-                stateChanged.signalAll();
-            } finally {
-                state.unlock();
-            }
+            gate.expired();
             residue.clear(); // ephemeral: gone with the session
             ownNodes.clear();
             for (ZkLease lease : leases) {
@@ -882,71 +713,16 @@ public final class ZkLockBackend implements LockBackend {
         @Override
         public void newSession() {
             events.connectionRestored(); // before the waiters wake, as in reconnected()
-            state.lock();
-            try {
-                connected = true;
-                epoch++;
-                stateChanged.signalAll();
-            } finally {
-                state.unlock();
-            }
+            gate.connected();
         }
     }
 
     // ---- waiting and closing -----------------------------------------------------------------------------------
 
-    /** One acquisition's wake-up call: the watch callback, and the nudge on close or session loss. */
-    private static final class Waiter implements Runnable {
-        // a ReentrantLock, not a monitor: a virtual thread waiting here does not pin its carrier
-        private final ReentrantLock lock = new ReentrantLock();
-        private final Condition woken = lock.newCondition();
-        private boolean signalled; // guarded by lock
-
-        @Override
-        public void run() {
-            lock.lock();
-            try {
-                signalled = true;
-                woken.signalAll();
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /** @return true when signalled; false when the deadline passed first */
-        boolean await(Deadline deadline) throws InterruptedException {
-            lock.lock();
-            try {
-                while (!signalled) {
-                    if (deadline.isInfinite()) {
-                        woken.await();
-                    } else {
-                        long left = deadline.remainingNanos();
-                        if (left <= 0) {
-                            return false;
-                        }
-                        woken.awaitNanos(left);
-                    }
-                }
-                signalled = false;
-                return true;
-            } finally {
-                lock.unlock();
-            }
-        }
-    }
-
     @Override
     public void close() {
-        state.lock();
-        try {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            stateChanged.signalAll();
-        } finally {
-            state.unlock();
+        if (!gate.close()) {
+            return;
         }
         waiters.forEach(Waiter::run);
         contact.close();
