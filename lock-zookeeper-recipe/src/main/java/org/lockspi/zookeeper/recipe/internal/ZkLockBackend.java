@@ -9,12 +9,9 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.zookeeper.KeeperException;
 import org.lockspi.LockConnectionException;
 import org.lockspi.LockException;
@@ -66,10 +63,8 @@ import org.lockspi.zookeeper.recipe.ZkSettings;
  * backend closes the {@link ZkOps}.
  */
 public final class ZkLockBackend implements LockBackend {
-    private static final System.Logger LOG = System.getLogger(ZkLockBackend.class.getName());
     private static final String[] MUTEX_ORDER = {ZkLayout.MUTEX};
     private static final String[] READ_WRITE_ORDER = {ZkLayout.READ, ZkLayout.WRITE};
-    private static final AtomicInteger CLEANERS = new AtomicInteger();
 
     private final ZkOps ops;
     private final String root;
@@ -78,9 +73,8 @@ public final class ZkLockBackend implements LockBackend {
     private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
     /** Our mutex nodes in this session, by path, for the waiter behind each (see {@link ZkOwnNode}). */
     private final Map<String, ZkOwnNode> ownNodes = new ConcurrentHashMap<>();
-    /** Nodes to delete once the connection returns: parent path and a node-name prefix (or whole name). */
-    private final Set<Residue> residue = ConcurrentHashMap.newKeySet();
-    private final ThreadPoolExecutor cleaner;
+    private final ResidueCleaner cleaner;
+    private final Nodes nodes;
     private final ZkContact contact;
     private final Duration releaseBound;
 
@@ -120,16 +114,13 @@ public final class ZkLockBackend implements LockBackend {
         this.root = settings.path();
         this.events = Objects.requireNonNull(events, "events");
         this.releaseBound = settings.releaseBound();
-        this.cleaner = new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-            Thread t = new Thread(r, "lockspi-zk-cleaner-" + CLEANERS.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
         String probePath = root.isEmpty() ? "/" : root;
         this.contact = new ZkContact(ops.address(), settings.uncertainAfter(), ops::sessionTimeoutMillis,
                 settings.sessionTimeout(), () -> ops.czxid(probePath), () -> !leases.isEmpty(),
                 events::leasesConfirmed);
         this.gate = new SessionGate(ops.address(), settings.connectTimeout(), contact::confirmed);
+        this.cleaner = new ResidueCleaner(ops, gate);
+        this.nodes = new Nodes(ops, gate);
         ops.connectionListener(new Connection());
     }
 
@@ -205,7 +196,7 @@ public final class ZkLockBackend implements LockBackend {
      */
     private ZkLease downgradeOf(AcquireRequest request, String path, long gen) {
         if (request.heldWrite() instanceof ZkLease write && leases.contains(write) && !write.isLost()
-                && write.session() == gen && parentOf(write.path()).equals(path)) {
+                && write.session() == gen && Nodes.parentOf(write.path()).equals(path)) {
             return write;
         }
         return null;
@@ -227,14 +218,14 @@ public final class ZkLockBackend implements LockBackend {
         ZkOps.Node node = null;
         Throwable failure = null;
         try {
-            node = create(path, name, sequence, deadline, gen);
+            node = nodes.create(path, name, sequence, deadline, gen);
             return node;
         } catch (Throwable t) {
             failure = t;
             throw t;
         } finally {
             if (node == null) {
-                discard(path, name, false, failure); // a create lost with the connection may have made it
+                cleaner.discard(path, name, false, failure); // a create lost with the connection may have made it
             }
         }
     }
@@ -275,7 +266,7 @@ public final class ZkLockBackend implements LockBackend {
         boolean held = false;
         Throwable failure = null;
         try {
-            node = create(path, name, null, deadline, gen);
+            node = nodes.create(path, name, null, deadline, gen);
             String ours = ZkLayout.nodeName(node.path());
             if (order == Order.MUTEX) {
                 own = new ZkOwnNode();
@@ -294,7 +285,7 @@ public final class ZkLockBackend implements LockBackend {
                     own.granted();
                     return node;
                 }
-                List<String> children = gate.call(() -> childrenOrEmpty(path), deadline, gen);
+                List<String> children = gate.call(() -> Nodes.childrenOrEmpty(ops, path), deadline, gen);
                 ZkPredicates.Verdict verdict = order.verdict(children, ours);
                 if (verdict == null) {
                     throw SessionLost.INSTANCE; // our node is gone
@@ -332,7 +323,7 @@ public final class ZkLockBackend implements LockBackend {
                 if (own != null) {
                     ownNodes.remove(node.path(), own);
                 }
-                discard(path, node != null ? ZkLayout.nodeName(node.path()) : name, node != null, failure);
+                cleaner.discard(path, node != null ? ZkLayout.nodeName(node.path()) : name, node != null, failure);
             }
         }
     }
@@ -353,7 +344,7 @@ public final class ZkLockBackend implements LockBackend {
             boolean held = false;
             Throwable leaseFailure = null;
             try {
-                node = create(leasesPath, name, null, deadline, gen);
+                node = nodes.create(leasesPath, name, null, deadline, gen);
                 String ours = ZkLayout.nodeName(node.path());
                 while (true) {
                     List<String> children = gate.call(() -> {
@@ -381,7 +372,7 @@ public final class ZkLockBackend implements LockBackend {
             } finally {
                 ops.unwatch(leasesPath, waiter);
                 if (!held) {
-                    discard(leasesPath, node != null ? ZkLayout.nodeName(node.path()) : name, node != null,
+                    cleaner.discard(leasesPath, node != null ? ZkLayout.nodeName(node.path()) : name, node != null,
                             leaseFailure);
                 }
             }
@@ -389,50 +380,7 @@ public final class ZkLockBackend implements LockBackend {
             failure = t;
             throw t;
         } finally {
-            discard(locksPath, ZkLayout.nodeName(internal.path()), true, failure);
-        }
-    }
-
-    /**
-     * Creates {@code parent/name<sequence>}: with the server's next sequence number when {@code sequence} is null,
-     * else with the one given (a downgraded read node). After a connection loss during the create, looks for it by
-     * its protected name before creating again.
-     */
-    private ZkOps.Node create(String parent, String name, String sequence, Deadline deadline, long gen)
-            throws InterruptedException, SessionLost {
-        String prefixPath = ZkLayout.join(parent, name);
-        boolean[] uncertain = {false};
-        return gate.call(() -> {
-            if (uncertain[0]) {
-                ZkOps.Node found = find(parent, name);
-                if (found != null) {
-                    return found;
-                }
-            }
-            uncertain[0] = true;
-            return sequence == null ? ops.createEphemeralSequential(prefixPath)
-                    : ops.createEphemeral(prefixPath + sequence);
-        }, deadline, gen);
-    }
-
-    private ZkOps.Node find(String parent, String name) throws KeeperException, InterruptedException {
-        for (String child : childrenOrEmpty(parent)) {
-            if (child.startsWith(name)) {
-                String path = ZkLayout.join(parent, child);
-                long czxid = ops.czxid(path);
-                if (czxid >= 0) {
-                    return new ZkOps.Node(path, czxid);
-                }
-            }
-        }
-        return null;
-    }
-
-    private List<String> childrenOrEmpty(String path) throws KeeperException, InterruptedException {
-        try {
-            return ops.children(path);
-        } catch (KeeperException.NoNodeException e) {
-            return List.of();
+            cleaner.discard(locksPath, ZkLayout.nodeName(internal.path()), true, failure);
         }
     }
 
@@ -460,7 +408,7 @@ public final class ZkLockBackend implements LockBackend {
         return new ZkInspection.Reader() {
             @Override
             public List<String> children(String path) throws KeeperException, InterruptedException {
-                return childrenOrEmpty(path);
+                return Nodes.childrenOrEmpty(ops, path);
             }
 
             @Override
@@ -518,15 +466,18 @@ public final class ZkLockBackend implements LockBackend {
             return false; // its node went with its session; never touch a later holder's
         }
         String path = lease.path();
-        Residue own = new Residue(parentOf(path), ZkLayout.nodeName(path), true);
+        ResidueCleaner.Residue own = ResidueCleaner.Residue.node(path);
         if (!gate.isConnected()) {
-            residue.add(own);
-            throw new LockConnectionException("could not delete " + path + " at ZooKeeper " + ops.address()
-                    + ": not connected; it is deleted when the connection returns or the session ends");
+            cleaner.leave(own);
+            throw DeleteFailures.notConnected(path, ops.address());
         }
         Future<?> delete;
         try {
-            delete = cleaner.submit(() -> deleteOrLeave(own, mine));
+            delete = cleaner.submit(own, gone -> {
+                if (mine != null) {
+                    mine.deleteDone(gone);
+                }
+            });
         } catch (RejectedExecutionException e) {
             return false; // closing: the session's end frees it
         }
@@ -534,13 +485,9 @@ public final class ZkLockBackend implements LockBackend {
             delete.get(releaseBound.toNanos(), TimeUnit.NANOSECONDS);
             return true;
         } catch (TimeoutException e) {
-            throw new LockConnectionException("could not delete " + path + " at ZooKeeper " + ops.address()
-                    + " within " + releaseBound.toMillis() + " ms; it is deleted when the connection returns or"
-                    + " the session ends", e);
+            throw DeleteFailures.notWithin(path, ops.address(), releaseBound, e);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockConnectionException("interrupted while deleting " + path + " at ZooKeeper "
-                    + ops.address() + "; it is deleted when the connection returns or the session ends", e);
+            throw DeleteFailures.interrupted(path, ops.address(), e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof RuntimeException) {
@@ -549,128 +496,6 @@ public final class ZkLockBackend implements LockBackend {
             throw new LockException("ZooKeeper at " + ops.address() + " failed: delete " + path, cause);
         }
     }
-
-    /**
-     * On the cleaner: deletes now, or leaves the delete to the reconnection; tells {@code mine} (if not null)
-     * whether the node is gone.
-     */
-    private void deleteOrLeave(Residue own, ZkOwnNode mine) {
-        boolean gone = false;
-        try {
-            if (!gate.isClosed()) {
-                gone = deleteOrLeave(own);
-            }
-        } finally {
-            if (mine != null) {
-                mine.deleteDone(gone);
-            }
-        }
-    }
-
-    /** @return true when deleted (or found gone) */
-    private boolean deleteOrLeave(Residue own) {
-        if (!own.delete(this)) {
-            residue.add(own);
-            if (gate.isConnected()) {
-                drainResidue(); // the connection returned while we failed: do not wait for the next return
-            }
-            throw new LockConnectionException("could not delete " + own + " at ZooKeeper " + ops.address()
-                    + ": connection lost; it is deleted when the connection returns or the session ends");
-        }
-        return true;
-    }
-
-    /**
-     * Deletes the nodes under {@code parent} whose names start with {@code name} (our node, or the node a create
-     * may have made), now if possible, else when the connection returns. Never throws; an unexpected failure is
-     * attached to {@code failure}, if any.
-     */
-    private void discard(String parent, String name, boolean exact, Throwable failure) {
-        if (gate.isClosed()) {
-            return; // closing the session frees every node
-        }
-        Residue r = new Residue(parent, name, exact);
-        boolean interrupted = Thread.interrupted();
-        try {
-            if (!r.delete(this)) {
-                residue.add(r);
-            }
-        } catch (RuntimeException e) {
-            if (failure != null) {
-                failure.addSuppressed(e);
-            } else if (!gate.isClosed()) {
-                LOG.log(System.Logger.Level.WARNING, "could not delete " + r + " at ZooKeeper " + ops.address(), e);
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /** Node(s) to delete: the children of {@code parent} whose names start with {@code name}. */
-    private record Residue(String parent, String name, boolean exact) {
-        /** @return true when done (deleted or already gone); false if the connection is down */
-        boolean delete(ZkLockBackend b) {
-            try {
-                if (exact) {
-                    try {
-                        b.ops.delete(ZkLayout.join(parent, name));
-                    } catch (KeeperException.NoNodeException e) {
-                        // gone
-                    }
-                    return true;
-                }
-                for (String child : b.childrenOrEmpty(parent)) {
-                    if (child.startsWith(name)) {
-                        try {
-                            b.ops.delete(ZkLayout.join(parent, child));
-                        } catch (KeeperException.NoNodeException e) {
-                            // gone
-                        }
-                    }
-                }
-                return true;
-            } catch (KeeperException.ConnectionLossException e) {
-                return false;
-            } catch (KeeperException.SessionExpiredException e) {
-                return true; // ephemeral: gone with the session
-            } catch (KeeperException e) {
-                throw b.gate.unexpected("delete " + this, e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-
-        @Override
-        public String toString() {
-            return ZkLayout.join(parent, name) + (exact ? "" : "*");
-        }
-    }
-
-    private void drainResidue() {
-        for (Residue r : residue) {
-            if (gate.isClosed()) {
-                return;
-            }
-            try {
-                if (r.delete(this)) {
-                    residue.remove(r);
-                }
-            } catch (RuntimeException e) {
-                residue.remove(r);
-                LOG.log(System.Logger.Level.WARNING, "could not delete " + r + " at ZooKeeper " + ops.address(), e);
-            }
-        }
-    }
-
-    private static String parentOf(String path) {
-        int slash = path.lastIndexOf('/');
-        return slash == 0 ? "/" : path.substring(0, slash);
-    }
-
-    // ---- operations with connection-loss handling ------------------------------------------------------------
 
     // ---- connection events -------------------------------------------------------------------------------------
 
@@ -688,19 +513,13 @@ public final class ZkLockBackend implements LockBackend {
             events.connectionRestored();
             gate.connected();
             contact.wakeUp(); // confirm at once: the leases turn HELD without waiting a heartbeat period
-            if (!residue.isEmpty() && !gate.isClosed()) {
-                try {
-                    cleaner.execute(ZkLockBackend.this::drainResidue);
-                } catch (RejectedExecutionException e) {
-                    // closing
-                }
-            }
+            cleaner.drainLater();
         }
 
         @Override
         public void sessionExpired() {
             gate.expired();
-            residue.clear(); // ephemeral: gone with the session
+            cleaner.sessionExpired(); // ephemeral: gone with the session
             ownNodes.clear();
             for (ZkLease lease : leases) {
                 if (leases.remove(lease) && lease.markLost()) {
@@ -726,17 +545,12 @@ public final class ZkLockBackend implements LockBackend {
         }
         waiters.forEach(Waiter::run);
         contact.close();
-        cleaner.shutdownNow();
+        cleaner.shutdown();
         try {
             BoundedClose.run(ops.address(), ops::close, releaseBound);
         } finally {
             leases.clear();
-            residue.clear();
-            try {
-                cleaner.awaitTermination(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            cleaner.awaitClosed();
         }
     }
 
