@@ -2,7 +2,6 @@ package org.lockspi.zookeeper.recipe.internal;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
@@ -63,18 +62,14 @@ import org.lockspi.zookeeper.recipe.ZkSettings;
  * backend closes the {@link ZkOps}.
  */
 public final class ZkLockBackend implements LockBackend {
-    private static final String[] MUTEX_ORDER = {ZkLayout.MUTEX};
-    private static final String[] READ_WRITE_ORDER = {ZkLayout.READ, ZkLayout.WRITE};
-
     private final ZkOps ops;
     private final String root;
     private final BackendEvents events;
     private final Set<ZkLease> leases = ConcurrentHashMap.newKeySet();
     private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
-    /** Our mutex nodes in this session, by path, for the waiter behind each (see {@link ZkOwnNode}). */
-    private final Map<String, ZkOwnNode> ownNodes = new ConcurrentHashMap<>();
     private final ResidueCleaner cleaner;
     private final Nodes nodes;
+    private final WaitQueue queue;
     private final ZkContact contact;
     private final Duration releaseBound;
 
@@ -121,6 +116,7 @@ public final class ZkLockBackend implements LockBackend {
         this.gate = new SessionGate(ops.address(), settings.connectTimeout(), contact::confirmed);
         this.cleaner = new ResidueCleaner(ops, gate);
         this.nodes = new Nodes(ops, gate);
+        this.queue = new WaitQueue(ops, gate, nodes, cleaner, releaseBound);
         ops.connectionListener(new Connection());
     }
 
@@ -160,15 +156,15 @@ public final class ZkLockBackend implements LockBackend {
             throws InterruptedException, SessionLost {
         switch (request.kind()) {
             case MUTEX:
-                return lease(request.kind(), enqueue(path, ZkLayout.MUTEX, Order.MUTEX, waiter, gen, deadline),
+                return lease(request.kind(), queue.enqueue(path, QueueRule.MUTEX, waiter, gen, deadline),
                         gen);
             case WRITE:
-                return lease(request.kind(), enqueue(path, ZkLayout.WRITE, Order.WRITE, waiter, gen, deadline),
+                return lease(request.kind(), queue.enqueue(path, QueueRule.WRITE, waiter, gen, deadline),
                         gen);
             case READ:
                 ZkLease write = downgradeOf(request, path, gen);
                 return lease(request.kind(), write != null ? downgrade(path, write, deadline, gen)
-                        : enqueue(path, ZkLayout.READ, Order.READ, waiter, gen, deadline), gen);
+                        : queue.enqueue(path, QueueRule.READ, waiter, gen, deadline), gen);
             case NON_REENTRANT_MUTEX:
             case SEMAPHORE:
                 return semaphore(request.kind(), path, request.permits(), waiter, gen, deadline);
@@ -230,110 +226,12 @@ public final class ZkLockBackend implements LockBackend {
         }
     }
 
-    /** How a queued node decides whether it holds the lock. */
-    private enum Order {
-        /** A mutex lease's node: known to {@link #ownNodes} until released. */
-        MUTEX(MUTEX_ORDER),
-        /** The semaphore's internal mutex. */
-        EXCLUSIVE(MUTEX_ORDER),
-        WRITE(READ_WRITE_ORDER),
-        READ(READ_WRITE_ORDER);
-
-        final String[] baseNames;
-
-        Order(String[] baseNames) {
-            this.baseNames = baseNames;
-        }
-
-        ZkPredicates.Verdict verdict(List<String> children, String ours) {
-            // one pass over the listing, no sort: a wake-up in a long queue costs the listing, not a sort of it
-            return this == READ ? ZkPredicates.read(children, ours)
-                    : ZkPredicates.exclusive(children, ours, baseNames);
-        }
-    }
-
-    /**
-     * Creates our node under {@code path} and waits until it holds the lock.
-     *
-     * @return our node, holding; null if the deadline passed first (the node is deleted then)
-     */
-    private ZkOps.Node enqueue(String path, String base, Order order, Waiter waiter, long gen, Deadline deadline)
-            throws InterruptedException, SessionLost {
-        String name = ZkLayout.protectedPrefix(UUID.randomUUID()) + base;
-        ZkOps.Node node = null;
-        ZkOwnNode own = null;
-        String watched = null;
-        boolean held = false;
-        Throwable failure = null;
-        try {
-            node = nodes.create(path, name, null, deadline, gen);
-            String ours = ZkLayout.nodeName(node.path());
-            if (order == Order.MUTEX) {
-                own = new ZkOwnNode();
-                ownNodes.put(node.path(), own);
-            }
-            ZkOwnNode predecessor = null; // the node we wait for, if it is one of our own mutex nodes
-            while (true) {
-                if (predecessor != null && predecessor.grantedAndGone(
-                        Math.min(deadline.remainingNanos(), releaseBound.toNanos()))) {
-                    // it held, and it is gone: so is everything that was ahead of us (see ZkOwnNode)
-                    String ourPath = node.path();
-                    if (gate.call(() -> ops.czxid(ourPath), deadline, gen) < 0) {
-                        throw SessionLost.INSTANCE; // our node is gone
-                    }
-                    held = true;
-                    own.granted();
-                    return node;
-                }
-                List<String> children = gate.call(() -> Nodes.childrenOrEmpty(ops, path), deadline, gen);
-                ZkPredicates.Verdict verdict = order.verdict(children, ours);
-                if (verdict == null) {
-                    throw SessionLost.INSTANCE; // our node is gone
-                }
-                if (verdict.holds()) {
-                    held = true;
-                    if (own != null) {
-                        own.granted();
-                    }
-                    return node;
-                }
-                if (deadline.hasExpired()) {
-                    return null;
-                }
-                String target = ZkLayout.join(path, verdict.watch());
-                predecessor = own != null ? ownNodes.get(target) : null;
-                boolean set = gate.call(() -> ops.watchNode(target, waiter), deadline, gen);
-                if (!set) {
-                    continue; // it went between the listing and the watch: look again
-                }
-                watched = target;
-                if (!waiter.await(deadline)) {
-                    return null;
-                }
-                gate.checkOpen();
-            }
-        } catch (Throwable t) {
-            failure = t;
-            throw t;
-        } finally {
-            if (watched != null && !held) {
-                ops.unwatch(watched, waiter);
-            }
-            if (!held) {
-                if (own != null) {
-                    ownNodes.remove(node.path(), own);
-                }
-                cleaner.discard(path, node != null ? ZkLayout.nodeName(node.path()) : name, node != null, failure);
-            }
-        }
-    }
-
     /** A semaphore permit: Curator's InterProcessSemaphoreV2 (internal mutex, then a lease node). */
     private ZkLease semaphore(LockKind kind, String path, int permits, Waiter waiter, long gen, Deadline deadline)
             throws InterruptedException, SessionLost {
         String locksPath = ZkLayout.join(path, ZkLayout.SEMAPHORE_LOCKS);
         String leasesPath = ZkLayout.join(path, ZkLayout.SEMAPHORE_LEASES);
-        ZkOps.Node internal = enqueue(locksPath, ZkLayout.MUTEX, Order.EXCLUSIVE, waiter, gen, deadline);
+        ZkOps.Node internal = queue.enqueue(locksPath, QueueRule.SEMAPHORE_MUTEX, waiter, gen, deadline);
         if (internal == null) {
             return null;
         }
@@ -440,7 +338,7 @@ public final class ZkLockBackend implements LockBackend {
             return;
         }
         leases.remove(lease);
-        ZkOwnNode mine = ownNodes.remove(lease.path());
+        ZkOwnNode mine = queue.released(lease.path());
         if (mine == null) {
             releaseNode(lease, null);
             return;
@@ -520,7 +418,7 @@ public final class ZkLockBackend implements LockBackend {
         public void sessionExpired() {
             gate.expired();
             cleaner.sessionExpired(); // ephemeral: gone with the session
-            ownNodes.clear();
+            queue.sessionExpired();
             for (ZkLease lease : leases) {
                 if (leases.remove(lease) && lease.markLost()) {
                     events.leaseLost(lease);
