@@ -6,14 +6,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.zookeeper.KeeperException;
 import org.lockspi.LockConnectionException;
-import org.lockspi.LockException;
 import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.BackendEvents;
 import org.lockspi.spi.BackendLease;
@@ -65,7 +59,8 @@ public final class ZkLockBackend implements LockBackend {
     private final ZkOps ops;
     private final String root;
     private final BackendEvents events;
-    private final Set<ZkLease> leases = ConcurrentHashMap.newKeySet();
+    private final LiveLeases leases;
+    private final LeaseRelease releases;
     private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
     private final ResidueCleaner cleaner;
     private final Nodes nodes;
@@ -109,14 +104,17 @@ public final class ZkLockBackend implements LockBackend {
         this.root = settings.path();
         this.events = Objects.requireNonNull(events, "events");
         this.releaseBound = settings.releaseBound();
+        this.leases = new LiveLeases(this, events, this::session);
         String probePath = root.isEmpty() ? "/" : root;
+        LiveLeases live = leases;
         this.contact = new ZkContact(ops.address(), settings.uncertainAfter(), ops::sessionTimeoutMillis,
-                settings.sessionTimeout(), () -> ops.czxid(probePath), () -> !leases.isEmpty(),
+                settings.sessionTimeout(), () -> ops.czxid(probePath), () -> !live.isEmpty(),
                 events::leasesConfirmed);
         this.gate = new SessionGate(ops.address(), settings.connectTimeout(), contact::confirmed);
         this.cleaner = new ResidueCleaner(ops, gate);
         this.nodes = new Nodes(ops, gate);
         this.queue = new WaitQueue(ops, gate, nodes, cleaner, releaseBound);
+        this.releases = new LeaseRelease(ops, gate, cleaner, queue, leases, releaseBound);
         ops.connectionListener(new Connection());
     }
 
@@ -156,14 +154,14 @@ public final class ZkLockBackend implements LockBackend {
             throws InterruptedException, SessionLost {
         switch (request.kind()) {
             case MUTEX:
-                return lease(request.kind(), queue.enqueue(path, QueueRule.MUTEX, waiter, gen, deadline),
+                return leases.grant(request.kind(), queue.enqueue(path, QueueRule.MUTEX, waiter, gen, deadline),
                         gen);
             case WRITE:
-                return lease(request.kind(), queue.enqueue(path, QueueRule.WRITE, waiter, gen, deadline),
+                return leases.grant(request.kind(), queue.enqueue(path, QueueRule.WRITE, waiter, gen, deadline),
                         gen);
             case READ:
                 ZkLease write = downgradeOf(request, path, gen);
-                return lease(request.kind(), write != null ? downgrade(path, write, deadline, gen)
+                return leases.grant(request.kind(), write != null ? downgrade(path, write, deadline, gen)
                         : queue.enqueue(path, QueueRule.READ, waiter, gen, deadline), gen);
             case NON_REENTRANT_MUTEX:
             case SEMAPHORE:
@@ -173,25 +171,13 @@ public final class ZkLockBackend implements LockBackend {
         }
     }
 
-    private ZkLease lease(LockKind kind, ZkOps.Node node, long gen) {
-        if (node == null) {
-            return null;
-        }
-        ZkLease lease = new ZkLease(this, kind, node.path(), node.czxid(), gen);
-        leases.add(lease);
-        if (gate.session() != gen && leases.remove(lease) && lease.markLost()) {
-            events.leaseLost(lease); // the session expired while we were granted
-        }
-        return lease;
-    }
-
     /**
      * The write lease a READ request downgrades from: the request's held write, if it is ours, alive, in session
      * {@code gen} and on the same lock. A held write from an earlier session is no ground for a grant at once: its
      * node is gone, and the read queues like any other.
      */
     private ZkLease downgradeOf(AcquireRequest request, String path, long gen) {
-        if (request.heldWrite() instanceof ZkLease write && leases.contains(write) && !write.isLost()
+        if (request.heldWrite() instanceof ZkLease write && leases.isLive(write) && !write.isLost()
                 && write.session() == gen && Nodes.parentOf(write.path()).equals(path)) {
             return write;
         }
@@ -257,7 +243,7 @@ public final class ZkLockBackend implements LockBackend {
                     }
                     if (children.size() <= permits) {
                         held = true;
-                        return lease(kind, node, gen);
+                        return leases.grant(kind, node, gen);
                     }
                     if (deadline.hasExpired() || !waiter.await(deadline)) {
                         return null;
@@ -288,10 +274,7 @@ public final class ZkLockBackend implements LockBackend {
     public org.lockspi.LockInfo inspect(String name) throws InterruptedException {
         gate.checkOpen();
         String path = ZkLayout.join(root.isEmpty() ? "/" : root, name);
-        Set<String> own = new java.util.HashSet<>();
-        for (ZkLease lease : leases) {
-            own.add(lease.path());
-        }
+        Set<String> own = leases.paths();
         return gate.once("inspect " + path, () -> ZkInspection.inspect(reader(), path, name, own::contains));
     }
 
@@ -328,71 +311,14 @@ public final class ZkLockBackend implements LockBackend {
         return contact.validUntilNanos();
     }
 
-    /**
-     * Deletes the lease's node (also of a lease the engine judged lost by its deadline while the session lives
-     * on), waiting at most the release bound; past it, or with the connection down, the delete is left to the
-     * reconnection (or the session's end) and the caller is told.
-     */
-    void release(ZkLease lease) {
-        if (!lease.markReleased()) {
-            return;
-        }
-        leases.remove(lease);
-        ZkOwnNode mine = queue.released(lease.path());
-        if (mine == null) {
-            releaseNode(lease, null);
-            return;
-        }
-        mine.released();
-        boolean reported = false;
-        try {
-            reported = releaseNode(lease, mine);
-        } finally {
-            if (!reported) {
-                mine.deleteDone(false);
-            }
-        }
+    /** @return the current session's number (for a grant, after construction) */
+    private long session() {
+        return gate.session();
     }
 
-    /**
-     * @return true when the delete went through the cleaner within the bound (the cleaner told {@code mine} its
-     *         outcome); false (or an exception) otherwise, and the caller tells {@code mine} "not known gone" (a
-     *         late delete may still tell it "gone" afterwards, which is then true)
-     */
-    private boolean releaseNode(ZkLease lease, ZkOwnNode mine) {
-        if (lease.isLost() || gate.isClosed() || gate.session() != lease.session()) {
-            return false; // its node went with its session; never touch a later holder's
-        }
-        String path = lease.path();
-        ResidueCleaner.Residue own = ResidueCleaner.Residue.node(path);
-        if (!gate.isConnected()) {
-            cleaner.leave(own);
-            throw DeleteFailures.notConnected(path, ops.address());
-        }
-        Future<?> delete;
-        try {
-            delete = cleaner.submit(own, gone -> {
-                if (mine != null) {
-                    mine.deleteDone(gone);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            return false; // closing: the session's end frees it
-        }
-        try {
-            delete.get(releaseBound.toNanos(), TimeUnit.NANOSECONDS);
-            return true;
-        } catch (TimeoutException e) {
-            throw DeleteFailures.notWithin(path, ops.address(), releaseBound, e);
-        } catch (InterruptedException e) {
-            throw DeleteFailures.interrupted(path, ops.address(), e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException) {
-                throw (RuntimeException) cause;
-            }
-            throw new LockException("ZooKeeper at " + ops.address() + " failed: delete " + path, cause);
-        }
+    /** Releases a lease of this backend, see {@link LeaseRelease}. */
+    void release(ZkLease lease) {
+        releases.release(lease);
     }
 
     // ---- connection events -------------------------------------------------------------------------------------
@@ -419,11 +345,7 @@ public final class ZkLockBackend implements LockBackend {
             gate.expired();
             cleaner.sessionExpired(); // ephemeral: gone with the session
             queue.sessionExpired();
-            for (ZkLease lease : leases) {
-                if (leases.remove(lease) && lease.markLost()) {
-                    events.leaseLost(lease);
-                }
-            }
+            leases.loseAll();
             waiters.forEach(Waiter::run);
         }
 
