@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.zookeeper.KeeperException;
 import org.lockspi.LockConnectionException;
@@ -13,41 +12,41 @@ import org.lockspi.spi.BackendEvents;
 import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.Deadline;
 import org.lockspi.spi.LockBackend;
-import org.lockspi.spi.LockKind;
 import org.lockspi.zookeeper.recipe.ZkOps;
 import org.lockspi.zookeeper.recipe.ZkSettings;
 
 /**
  * The ZooKeeper lock recipe, written once over {@link ZkOps}: mutex, read-write lock (with downgrade),
  * semaphore and non-reentrant mutex, in Apache Curator's node layout ({@link ZkLayout}), so that every ZooKeeper
- * provider and any plain Curator application on the same path exclude each other.
+ * provider and any plain Curator application on the same path exclude each other. This class is the facade; each
+ * part has a class of its own:
  *
  * <ul>
- *   <li><b>Waiting.</b> Each waiter watches only the node it waits for (its predecessor, or for a reader the first
- *       writer ahead of it) with {@code getData}, and sleeps on its own monitor until that watch fires: no polling,
- *       no herd, FIFO order. A node that vanishes between the listing and the watch means "look again". A mutex
- *       waiter woken because the node it waited for was one of this backend's own, was granted, and is deleted,
- *       holds without listing the queue again (it checks that its own node exists, see {@link ZkOwnNode}): a
- *       hand-off between threads of one client costs a request of constant size, not a listing of the queue.</li>
- *   <li><b>Downgrade.</b> The read node of a thread that holds the write lock takes the write node's sequence
- *       number, as Curator's does: a writer queued behind the write waits until the downgraded read is released
- *       too, whoever's client it is (ours or a plain Curator application's).</li>
- *   <li><b>Failures.</b> On timeout, interrupt, close or error the acquisition deletes its node (and, for a
- *       semaphore, releases the internal mutex) before it returns. When the server cannot be told, the delete is
- *       retried when the connection returns; a node created while the connection dropped is found again by its
- *       Curator-protected {@code _c_<uuid>-} prefix.</li>
- *   <li><b>Connection.</b> {@code Disconnected} suspends every lease ({@link BackendEvents#connectionSuspended()});
- *       a reconnection with the same session restores them; an expired session loses every lease
- *       ({@link BackendEvents#leaseLost(BackendLease)}). An operation that meets a lost connection waits for it to
- *       return, at most until the deadline and at most {@code reconnectWait}, then fails with
- *       {@link LockConnectionException}.</li>
- *   <li><b>Deadlines.</b> Every answered request (and a heartbeat, {@link ZkContact}, while leases are held)
+ *   <li><b>Waiting</b> ({@link WaitQueue}, its rule a {@link QueueRule}). Each waiter watches only the node it
+ *       waits for (its predecessor, or for a reader the first writer ahead of it) with {@code getData}, and sleeps
+ *       on its own {@link Waiter} until that watch fires: no polling, no herd, FIFO order. A node that vanishes
+ *       between the listing and the watch means "look again". A mutex waiter behind one of this backend's own
+ *       granted nodes holds, once that node is deleted, without listing the queue again (see {@link ZkOwnNode}).</li>
+ *   <li><b>Downgrade</b> ({@link Downgrade}). The read node of a thread that holds the write lock takes the write
+ *       node's sequence number, as Curator's does: a writer queued behind the write waits until the downgraded read
+ *       is released too, whoever's client it is (ours or a plain Curator application's).</li>
+ *   <li><b>Semaphore</b> ({@link SemaphoreRecipe}): Curator's {@code InterProcessSemaphoreV2}.</li>
+ *   <li><b>Failures</b> ({@link ResidueCleaner}, {@link Nodes}). On timeout, interrupt, close or error the
+ *       acquisition deletes its node (and, for a semaphore, releases the internal mutex) before it returns. When
+ *       the server cannot be told, the delete is retried when the connection returns; a node created while the
+ *       connection dropped is found again by its Curator-protected {@code _c_<uuid>-} prefix.</li>
+ *   <li><b>Connection</b> ({@link SessionGate}). {@code Disconnected} suspends every lease
+ *       ({@link BackendEvents#connectionSuspended()}); a reconnection with the same session restores them; an
+ *       expired session loses every lease ({@link BackendEvents#leaseLost(BackendLease)}, {@link LiveLeases}). An
+ *       operation that meets a lost connection waits for it to return, at most until the deadline and at most the
+ *       connect timeout, then fails with {@link LockConnectionException}.</li>
+ *   <li><b>Deadlines</b> ({@link ZkContact}). Every answered request (and a heartbeat while leases are held)
  *       confirms the session; a lease's {@code confirmedUntilNanos()} and {@code validUntilNanos()} come from the
  *       last confirmation, so the engine reports UNCERTAIN, then LOST, before any event arrives. A lease the
  *       engine judged lost while the session lives on still deletes its node on release.</li>
- *   <li><b>Bounded release and close.</b> {@code release()} waits at most
- *       {@link ZkSettings#releaseBound()} for the delete (then leaves it to the reconnection), and {@code close()}
- *       at most as long for the client's own close.</li>
+ *   <li><b>Bounded release and close</b> ({@link LeaseRelease}, {@link BoundedClose}). {@code release()} waits at
+ *       most {@link ZkSettings#releaseBound()} for the delete (then leaves it to the reconnection), and
+ *       {@code close()} at most as long for the client's own close.</li>
  *   <li><b>Fencing token:</b> the czxid of the lease's own node, which grows with every creation on the ensemble,
  *       also across server restarts and the removal of an empty parent.</li>
  * </ul>
@@ -57,18 +56,20 @@ import org.lockspi.zookeeper.recipe.ZkSettings;
  */
 public final class ZkLockBackend implements LockBackend {
     private final ZkOps ops;
-    private final String root;
+    /** The full path under which lock names live: {@code "/"} or {@code "/app"}. */
+    private final String base;
     private final BackendEvents events;
-    private final LiveLeases leases;
-    private final LeaseRelease releases;
-    private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
-    private final ResidueCleaner cleaner;
-    private final Nodes nodes;
-    private final WaitQueue queue;
-    private final ZkContact contact;
     private final Duration releaseBound;
-
+    private final ZkContact contact;
     private final SessionGate gate;
+    private final LiveLeases leases;
+    private final ResidueCleaner cleaner;
+    private final WaitQueue queue;
+    private final Downgrade downgrade;
+    private final SemaphoreRecipe semaphore;
+    private final LeaseRelease releases;
+    /** The wake-up calls of the acquisitions under way, nudged on close and session loss. */
+    private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
 
     /**
      * The backend a provider returns from {@code open}: this recipe on a connected client, with the URI's
@@ -101,19 +102,19 @@ public final class ZkLockBackend implements LockBackend {
      */
     private ZkLockBackend(ZkOps ops, ZkSettings settings, BackendEvents events) {
         this.ops = Objects.requireNonNull(ops, "ops");
-        this.root = settings.path();
+        this.base = settings.path().isEmpty() ? "/" : settings.path();
         this.events = Objects.requireNonNull(events, "events");
         this.releaseBound = settings.releaseBound();
-        this.leases = new LiveLeases(this, events, this::session);
-        String probePath = root.isEmpty() ? "/" : root;
-        LiveLeases live = leases;
+        LiveLeases live = new LiveLeases(this, events, this::session);
+        this.leases = live;
         this.contact = new ZkContact(ops.address(), settings.uncertainAfter(), ops::sessionTimeoutMillis,
-                settings.sessionTimeout(), () -> ops.czxid(probePath), () -> !live.isEmpty(),
-                events::leasesConfirmed);
+                settings.sessionTimeout(), () -> ops.czxid(base), () -> !live.isEmpty(), events::leasesConfirmed);
         this.gate = new SessionGate(ops.address(), settings.connectTimeout(), contact::confirmed);
         this.cleaner = new ResidueCleaner(ops, gate);
-        this.nodes = new Nodes(ops, gate);
+        Nodes nodes = new Nodes(ops, gate);
         this.queue = new WaitQueue(ops, gate, nodes, cleaner, releaseBound);
+        this.downgrade = new Downgrade(nodes, cleaner, leases);
+        this.semaphore = new SemaphoreRecipe(ops, gate, nodes, queue, cleaner, leases);
         this.releases = new LeaseRelease(ops, gate, cleaner, queue, leases, releaseBound);
         ops.connectionListener(new Connection());
     }
@@ -128,7 +129,7 @@ public final class ZkLockBackend implements LockBackend {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring " + request);
         }
-        String path = ZkLayout.join(root.isEmpty() ? "/" : root, request.name());
+        String path = ZkLayout.join(base, request.name());
         Waiter waiter = new Waiter();
         waiters.add(waiter);
         try {
@@ -160,111 +161,14 @@ public final class ZkLockBackend implements LockBackend {
                 return leases.grant(request.kind(), queue.enqueue(path, QueueRule.WRITE, waiter, gen, deadline),
                         gen);
             case READ:
-                ZkLease write = downgradeOf(request, path, gen);
-                return leases.grant(request.kind(), write != null ? downgrade(path, write, deadline, gen)
+                ZkLease write = downgrade.heldWrite(request, path, gen);
+                return leases.grant(request.kind(), write != null ? downgrade.readNode(path, write, deadline, gen)
                         : queue.enqueue(path, QueueRule.READ, waiter, gen, deadline), gen);
             case NON_REENTRANT_MUTEX:
             case SEMAPHORE:
-                return semaphore(request.kind(), path, request.permits(), waiter, gen, deadline);
+                return semaphore.acquire(request.kind(), path, request.permits(), waiter, gen, deadline);
             default:
                 throw new IllegalArgumentException("unknown lock kind: " + request.kind());
-        }
-    }
-
-    /**
-     * The write lease a READ request downgrades from: the request's held write, if it is ours, alive, in session
-     * {@code gen} and on the same lock. A held write from an earlier session is no ground for a grant at once: its
-     * node is gone, and the read queues like any other.
-     */
-    private ZkLease downgradeOf(AcquireRequest request, String path, long gen) {
-        if (request.heldWrite() instanceof ZkLease write && leases.isLive(write) && !write.isLost()
-                && write.session() == gen && Nodes.parentOf(write.path()).equals(path)) {
-            return write;
-        }
-        return null;
-    }
-
-    /**
-     * A downgrade, granted at once: the read node takes the sequence number of our write node instead of a new
-     * one ({@code _c_<uuid>-__READ__<the write's 10 digits>}, an {@code EPHEMERAL} node), as Curator's read lock
-     * does since CURATOR-621. It sorts where the write node sorts: no writer is ahead of it, and every writer that
-     * queued behind our write stays behind the read, so it keeps waiting until the read is released too. Readers
-     * that come later wait only for write nodes, so once the write is released they share with the downgraded read.
-     *
-     * @return the read node; never null (the create is retried until the deadline, then fails)
-     */
-    private ZkOps.Node downgrade(String path, ZkLease write, Deadline deadline, long gen)
-            throws InterruptedException, SessionLost {
-        String name = ZkLayout.protectedPrefix(UUID.randomUUID()) + ZkLayout.READ;
-        String sequence = ZkLayout.sortKey(ZkLayout.nodeName(write.path()), ZkLayout.WRITE);
-        ZkOps.Node node = null;
-        Throwable failure = null;
-        try {
-            node = nodes.create(path, name, sequence, deadline, gen);
-            return node;
-        } catch (Throwable t) {
-            failure = t;
-            throw t;
-        } finally {
-            if (node == null) {
-                cleaner.discard(path, name, false, failure); // a create lost with the connection may have made it
-            }
-        }
-    }
-
-    /** A semaphore permit: Curator's InterProcessSemaphoreV2 (internal mutex, then a lease node). */
-    private ZkLease semaphore(LockKind kind, String path, int permits, Waiter waiter, long gen, Deadline deadline)
-            throws InterruptedException, SessionLost {
-        String locksPath = ZkLayout.join(path, ZkLayout.SEMAPHORE_LOCKS);
-        String leasesPath = ZkLayout.join(path, ZkLayout.SEMAPHORE_LEASES);
-        ZkOps.Node internal = queue.enqueue(locksPath, QueueRule.SEMAPHORE_MUTEX, waiter, gen, deadline);
-        if (internal == null) {
-            return null;
-        }
-        Throwable failure = null;
-        try {
-            String name = ZkLayout.protectedPrefix(UUID.randomUUID()) + ZkLayout.LEASE;
-            ZkOps.Node node = null;
-            boolean held = false;
-            Throwable leaseFailure = null;
-            try {
-                node = nodes.create(leasesPath, name, null, deadline, gen);
-                String ours = ZkLayout.nodeName(node.path());
-                while (true) {
-                    List<String> children = gate.call(() -> {
-                        try {
-                            return ops.watchChildren(leasesPath, waiter);
-                        } catch (KeeperException.NoNodeException e) {
-                            return List.<String>of();
-                        }
-                    }, deadline, gen);
-                    if (!children.contains(ours)) {
-                        throw SessionLost.INSTANCE;
-                    }
-                    if (children.size() <= permits) {
-                        held = true;
-                        return leases.grant(kind, node, gen);
-                    }
-                    if (deadline.hasExpired() || !waiter.await(deadline)) {
-                        return null;
-                    }
-                    gate.checkOpen();
-                }
-            } catch (Throwable t) {
-                leaseFailure = t;
-                throw t;
-            } finally {
-                ops.unwatch(leasesPath, waiter);
-                if (!held) {
-                    cleaner.discard(leasesPath, node != null ? ZkLayout.nodeName(node.path()) : name, node != null,
-                            leaseFailure);
-                }
-            }
-        } catch (Throwable t) {
-            failure = t;
-            throw t;
-        } finally {
-            cleaner.discard(locksPath, ZkLayout.nodeName(internal.path()), true, failure);
         }
     }
 
@@ -273,7 +177,7 @@ public final class ZkLockBackend implements LockBackend {
     @Override
     public org.lockspi.LockInfo inspect(String name) throws InterruptedException {
         gate.checkOpen();
-        String path = ZkLayout.join(root.isEmpty() ? "/" : root, name);
+        String path = ZkLayout.join(base, name);
         Set<String> own = leases.paths();
         return gate.once("inspect " + path, () -> ZkInspection.inspect(reader(), path, name, own::contains));
     }
@@ -281,7 +185,6 @@ public final class ZkLockBackend implements LockBackend {
     @Override
     public List<String> list(String prefix) throws InterruptedException {
         gate.checkOpen();
-        String base = root.isEmpty() ? "/" : root;
         return gate.once("list " + base, () -> ZkInspection.list(reader(), base, prefix));
     }
 
@@ -299,7 +202,7 @@ public final class ZkLockBackend implements LockBackend {
         };
     }
 
-    // ---- release and clean-up --------------------------------------------------------------------------------
+    // ---- leases ---------------------------------------------------------------------------------------------------
 
     /** @return the instant until which the last confirmed contact vouches for the session */
     long confirmedUntilNanos() {
@@ -356,7 +259,7 @@ public final class ZkLockBackend implements LockBackend {
         }
     }
 
-    // ---- waiting and closing -----------------------------------------------------------------------------------
+    // ---- closing ------------------------------------------------------------------------------------------------
 
     @Override
     public void close() {
@@ -376,6 +279,6 @@ public final class ZkLockBackend implements LockBackend {
 
     @Override
     public String toString() {
-        return "ZkLockBackend[" + ops.address() + root + "]";
+        return "ZkLockBackend[" + ops.address() + (base.equals("/") ? "" : base) + "]";
     }
 }
