@@ -1,0 +1,88 @@
+package org.lockspi.zookeeper.recipe.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lockspi.zookeeper.recipe.internal.FakeRecipe.mutex;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.lockspi.LockConnectionException;
+
+/** Release and close on a fake client: what the caller is told when the server cannot be, and what follows. */
+@Timeout(30)
+class LeaseReleaseTest {
+    private static final Duration LONG = Duration.ofSeconds(10);
+    private final FakeRecipe recipe = new FakeRecipe();
+    private final FakeZooKeeper zk = recipe.zk;
+
+    @AfterEach
+    void close() {
+        recipe.close();
+    }
+
+    @Test
+    void aReleaseWhileDisconnectedSaysSoAndTheNodeGoesWhenTheConnectionReturns() throws Exception {
+        FakeRecipe.Side a = recipe.open();
+        ZkLease held = a.acquire(mutex("down"), LONG);
+        a.client().disconnect();
+        assertEquals("suspended", a.events().told.poll(5, TimeUnit.SECONDS));
+        LockConnectionException e = assertThrows(LockConnectionException.class, held::release);
+        assertEquals(DeleteFailures.notConnected(held.path(), "fake:2181").getMessage(), e.getMessage());
+        assertEquals(1, recipe.nodes("down").size(), "still there");
+        held.release(); // once only: nothing more to say
+        a.client().reconnect();
+        zk.await("deleted on reconnection", () -> recipe.nodes("down").isEmpty());
+    }
+
+    @Test
+    void aDeleteThatMeetsALostConnectionIsLeftToItsReturn() throws Exception {
+        FakeRecipe.Side a = recipe.open();
+        ZkLease held = a.acquire(mutex("lost"), LONG);
+        a.client().hook((op, path) -> {
+            if (op.equals("delete")) {
+                a.client().hook((o, p) -> { });
+                a.client().disconnect(); // the delete's request meets the drop
+            }
+        });
+        LockConnectionException e = assertThrows(LockConnectionException.class, held::release);
+        assertEquals(DeleteFailures.connectionLost(held.path(), "fake:2181").getMessage(), e.getMessage());
+        a.client().reconnect();
+        zk.await("deleted on reconnection", () -> recipe.nodes("lost").isEmpty());
+    }
+
+    @Test
+    void aLostLeaseTouchesNothingOnRelease() throws Exception {
+        FakeRecipe.Side a = recipe.open();
+        FakeRecipe.Side b = recipe.open();
+        ZkLease held = a.acquire(mutex("lost"), LONG);
+        a.client().expire();
+        ZkLease next = b.acquire(mutex("lost"), LONG);
+        held.release();
+        assertEquals(List.of(ZkLayout.nodeName(next.path())), recipe.nodes("lost"), "the new holder's node stays");
+        next.release();
+    }
+
+    @Test
+    void closeFailsAWaitingAcquisitionWithIllegalStateAndEndsItsSession() throws Exception {
+        FakeRecipe.Side a = recipe.open();
+        FakeRecipe.Side b = recipe.open();
+        ZkLease held = a.acquire(mutex("close"), LONG);
+        CompletableFuture<ZkLease> waiting = b.acquireAsync(mutex("close"), LONG);
+        zk.await("b waits", () -> b.client().watches(held.path()) == 1);
+        b.backend().close();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> waiting.get(10, TimeUnit.SECONDS));
+        assertInstanceOf(IllegalStateException.class, e.getCause());
+        assertTrue(e.getCause().getMessage().contains("closed"), e.getCause().getMessage());
+        b.backend().close(); // idempotent
+        assertEquals(List.of(ZkLayout.nodeName(held.path())), recipe.nodes("close"), "the waiter's node is gone");
+        held.release();
+    }
+}
