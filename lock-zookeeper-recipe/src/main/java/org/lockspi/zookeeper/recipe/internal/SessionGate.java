@@ -211,12 +211,25 @@ final class SessionGate {
         }
     }
 
-    /** Connected again, in the same session or in the new one after {@link #expired()}. */
+    /**
+     * Connected again, in the same session or in the new one after {@link #expired()}: from now on the connection
+     * counts as up (a release deletes at once), but the operations waiting for it are woken only by
+     * {@link #wakeWaiters()}, so that the engine can be told in between.
+     */
     void connected() {
         state.lock();
         try {
             connected = true;
             epoch++;
+        } finally {
+            state.unlock();
+        }
+    }
+
+    /** Wakes the operations waiting for the connection or a session, after {@link #connected()}. */
+    void wakeWaiters() {
+        state.lock();
+        try {
             stateChanged.signalAll();
         } finally {
             state.unlock();

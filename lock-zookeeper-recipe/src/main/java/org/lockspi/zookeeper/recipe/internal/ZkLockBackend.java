@@ -235,10 +235,12 @@ public final class ZkLockBackend implements LockBackend {
 
         @Override
         public void reconnected() {
-            // The engine first, then the waiters: an acquisition woken here registers its lease with the
+            // Up first, so that a release made as soon as the engine reports the lease HELD again deletes at once;
+            // then the engine, then the waiters: an acquisition woken here registers its lease with the
             // connection already restored, not UNCERTAIN for the moment between the two.
-            events.connectionRestored();
             gate.connected();
+            events.connectionRestored();
+            gate.wakeWaiters();
             contact.wakeUp(); // confirm at once: the leases turn HELD without waiting a heartbeat period
             cleaner.drainLater();
         }
@@ -254,8 +256,9 @@ public final class ZkLockBackend implements LockBackend {
 
         @Override
         public void newSession() {
-            events.connectionRestored(); // before the waiters wake, as in reconnected()
-            gate.connected();
+            gate.connected(); // in the order of reconnected()
+            events.connectionRestored();
+            gate.wakeWaiters();
         }
     }
 

@@ -54,6 +54,8 @@ final class FakeRecipe implements AutoCloseable {
     /** What a backend told the engine, in order: {@code suspended}, {@code restored}, {@code lost <path>}. */
     static final class Events implements BackendEvents {
         final BlockingQueue<String> told = new LinkedBlockingQueue<>();
+        /** Runs when the backend reports the connection restored, on the thread that reports it. */
+        volatile Runnable onRestored = () -> { };
 
         @Override
         public void connectionSuspended() {
@@ -63,6 +65,7 @@ final class FakeRecipe implements AutoCloseable {
         @Override
         public void connectionRestored() {
             told.add("restored");
+            onRestored.run();
         }
 
         @Override

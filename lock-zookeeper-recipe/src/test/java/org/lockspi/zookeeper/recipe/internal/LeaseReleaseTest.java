@@ -43,6 +43,35 @@ class LeaseReleaseTest {
     }
 
     @Test
+    void aReleaseAsSoonAsTheLeaseIsHeldAgainDeletesAtOnce() throws Exception {
+        FakeRecipe.Side a = recipe.open();
+        ZkLease held = a.acquire(mutex("restored"), LONG);
+        a.client().disconnect();
+        // the engine turns the lease HELD when told "restored", and the holder releases it at once, on its own
+        // thread, while the backend's connection event is still under way: here the event waits for that release
+        CompletableFuture<Void> release = new CompletableFuture<>();
+        a.events().onRestored = () -> {
+            Thread holder = new Thread(() -> {
+                try {
+                    held.release();
+                    release.complete(null);
+                } catch (Throwable e) {
+                    release.completeExceptionally(e);
+                }
+            }, "holder");
+            holder.start();
+            try {
+                holder.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        a.client().reconnect();
+        release.get(0, TimeUnit.SECONDS); // no LockConnectionException: the connection is up when the engine hears it
+        assertEquals(List.of(), recipe.nodes("restored"), "deleted by the release itself");
+    }
+
+    @Test
     void aDeleteThatMeetsALostConnectionIsLeftToItsReturn() throws Exception {
         FakeRecipe.Side a = recipe.open();
         ZkLease held = a.acquire(mutex("lost"), LONG);
