@@ -11,22 +11,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.lockspi.spi.AcquireRequest;
 
 /** The write-to-read downgrade on a fake client: Curator's layout, granted at once, and what it keeps out. */
-@Timeout(30)
-class DowngradeTest {
-    private static final Duration LONG = Duration.ofSeconds(10);
-    private final FakeRecipe recipe = new FakeRecipe();
-    private final FakeZooKeeper zk = recipe.zk;
-
-    @AfterEach
-    void close() {
-        recipe.close();
-    }
+class DowngradeTest extends OnFakeClient {
 
     private static String sequence(String path) {
         return path.substring(path.length() - 10);

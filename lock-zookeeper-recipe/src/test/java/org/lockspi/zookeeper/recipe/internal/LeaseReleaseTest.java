@@ -6,27 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.lockspi.zookeeper.recipe.internal.FakeRecipe.mutex;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.lockspi.LockConnectionException;
 
 /** Release and close on a fake client: what the caller is told when the server cannot be, and what follows. */
-@Timeout(30)
-class LeaseReleaseTest {
-    private static final Duration LONG = Duration.ofSeconds(10);
-    private final FakeRecipe recipe = new FakeRecipe();
-    private final FakeZooKeeper zk = recipe.zk;
-
-    @AfterEach
-    void close() {
-        recipe.close();
-    }
+class LeaseReleaseTest extends OnFakeClient {
 
     @Test
     void aReleaseWhileDisconnectedSaysSoAndTheNodeGoesWhenTheConnectionReturns() throws Exception {

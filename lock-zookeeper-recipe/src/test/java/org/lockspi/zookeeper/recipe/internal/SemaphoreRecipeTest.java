@@ -11,23 +11,12 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.LockKind;
 
 /** The semaphore on a fake client: permits counted by lease nodes (ours and anyone's), the internal mutex. */
-@Timeout(30)
-class SemaphoreRecipeTest {
-    private static final Duration LONG = Duration.ofSeconds(10);
-    private final FakeRecipe recipe = new FakeRecipe();
-    private final FakeZooKeeper zk = recipe.zk;
-
-    @AfterEach
-    void close() {
-        recipe.close();
-    }
+class SemaphoreRecipeTest extends OnFakeClient {
 
     private static AcquireRequest semaphore(int permits) {
         return AcquireRequest.semaphore("sem", permits);

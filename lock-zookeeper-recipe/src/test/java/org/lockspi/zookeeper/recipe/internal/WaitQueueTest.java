@@ -18,25 +18,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.lockspi.LockConnectionException;
 
 /**
  * The wait loop and its queue rules on a fake client (no server): the order of holders, whom each waiter watches,
  * and what happens when a node goes at the wrong moment.
  */
-@Timeout(30)
-class WaitQueueTest {
-    private static final Duration LONG = Duration.ofSeconds(10);
-    private final FakeRecipe recipe = new FakeRecipe();
-    private final FakeZooKeeper zk = recipe.zk;
-
-    @AfterEach
-    void close() {
-        recipe.close();
-    }
+class WaitQueueTest extends OnFakeClient {
 
     private static String foreign(String name, String base) {
         return path(name) + "/" + ZkLayout.protectedPrefix(UUID.randomUUID()) + base;
