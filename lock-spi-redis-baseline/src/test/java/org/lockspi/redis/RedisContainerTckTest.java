@@ -5,7 +5,7 @@ import java.util.Map;
 import org.lockspi.spi.LockProvider;
 import org.lockspi.tck.LockProviderTck;
 import org.lockspi.tck.TckBackend;
-import org.lockspi.tck.containers.RedisContainerBackend;
+import org.lockspi.tck.redis.RedisContainerBackend;
 import org.testcontainers.junit.jupiter.Testcontainers;
 
 /**

@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.lockspi.spi.LockUri;
-import org.lockspi.tck.internal.Ports;
+import org.lockspi.tck.support.Ports;
 
 /**
  * A server someone else runs, given by URI, for example with {@code -Dlockspi.tck.uri=zookeeper://zk1:2181/tck}.

@@ -34,9 +34,9 @@ import org.lockspi.tck.internal.FencedRegister;
 import org.lockspi.tck.internal.HoldWatch;
 import org.lockspi.tck.internal.Poll;
 import org.lockspi.tck.internal.StateRecorder;
-import org.lockspi.tck.internal.TcpProxy;
+import org.lockspi.tck.support.TcpProxy;
 import org.lockspi.tck.internal.Workers;
-import org.lockspi.tck.process.ChildJvm;
+import org.lockspi.tck.support.ChildJvm;
 import org.lockspi.tck.process.HolderMain;
 
 /**

@@ -28,8 +28,8 @@ import org.lockspi.tck.internal.FencedRegister;
 import org.lockspi.tck.internal.LeaderCalls;
 import org.lockspi.tck.internal.LeaderCalls.Call;
 import org.lockspi.tck.internal.Poll;
-import org.lockspi.tck.internal.TcpProxy;
-import org.lockspi.tck.process.ChildJvm;
+import org.lockspi.tck.support.TcpProxy;
+import org.lockspi.tck.support.ChildJvm;
 import org.lockspi.tck.process.HolderMain;
 
 /**

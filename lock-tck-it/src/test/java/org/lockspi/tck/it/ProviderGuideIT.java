@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.lockspi.tck.internal.FileTrees;
+import org.lockspi.tck.support.FileTrees;
 
 /**
  * docs/provider-guide.md, done as its reader would: the blocks it marks {@code file:} are written into an empty
