@@ -117,16 +117,6 @@ public final class ExternalBackend implements TckBackend {
         throw unsupported(Capability.RESTART);
     }
 
-    @Override
-    public int watchCount(String lockName) {
-        throw unsupported(Capability.WATCH_COUNT);
-    }
-
-    @Override
-    public void removeEmptyParents(String lockName) {
-        throw unsupported(Capability.PARENT_REMOVAL);
-    }
-
     /** Does nothing: the server is not ours. */
     @Override
     public void close() {

@@ -129,7 +129,8 @@ public final class EmbeddedRedisBackend implements TckBackend {
     @Override
     public Set<Capability> capabilities() {
         return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART,
-                Capability.OTHER_PROCESSES, Capability.PARTITION, Capability.RESTART_WITHOUT_DATA);
+                Capability.OTHER_PROCESSES, Capability.PARTITION, Capability.RESTART_WITHOUT_DATA,
+                Capability.EMPTY_STATE_REMOVAL, Capability.ENDS_SILENT_SESSIONS);
     }
 
     /**
@@ -149,6 +150,12 @@ public final class EmbeddedRedisBackend implements TckBackend {
     @Override
     public void forceLoss(String lockName) {
         inspector.forceLoss(lockName);
+    }
+
+    /** Deletes the lock's fencing counter, as its expiry does, once nobody holds or waits for the lock. */
+    @Override
+    public void removeEmptyState(String lockName) {
+        inspector.removeEmptyState(lockName);
     }
 
     @Override
@@ -234,17 +241,6 @@ public final class EmbeddedRedisBackend implements TckBackend {
      */
     public Object command(String... command) {
         return inspector.command(command);
-    }
-
-    @Override
-    public int watchCount(String lockName) {
-        throw new UnsupportedOperationException("Redis has no watches; capability WATCH_COUNT: " + description());
-    }
-
-    @Override
-    public void removeEmptyParents(String lockName) {
-        throw new UnsupportedOperationException("Redis has no parent nodes; capability PARENT_REMOVAL: "
-                + description());
     }
 
     @Override

@@ -78,7 +78,7 @@ public final class RedisContainerBackend implements TckBackend {
     @Override
     public Set<Capability> capabilities() {
         return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.OTHER_PROCESSES,
-                Capability.PARTITION);
+                Capability.PARTITION, Capability.EMPTY_STATE_REMOVAL, Capability.ENDS_SILENT_SESSIONS);
     }
 
     @Override
@@ -91,20 +91,16 @@ public final class RedisContainerBackend implements TckBackend {
         inspector.forceLoss(lockName);
     }
 
+    /** Deletes the lock's fencing counter, as its expiry does, once nobody holds or waits for the lock. */
+    @Override
+    public void removeEmptyState(String lockName) {
+        inspector.removeEmptyState(lockName);
+    }
+
     @Override
     public void restart() {
         throw new UnsupportedOperationException("a restarted container gets another port; capability RESTART: "
                 + image);
-    }
-
-    @Override
-    public int watchCount(String lockName) {
-        throw new UnsupportedOperationException("Redis has no watches; capability WATCH_COUNT: " + image);
-    }
-
-    @Override
-    public void removeEmptyParents(String lockName) {
-        throw new UnsupportedOperationException("Redis has no parent nodes; capability PARENT_REMOVAL: " + image);
     }
 
     @Override

@@ -89,6 +89,24 @@ public final class RedisInspector {
     }
 
     /**
+     * Deletes the lock's fencing counter if nobody holds or waits for the lock, as its expiry would: the next
+     * holder's token must still be greater than every earlier one.
+     *
+     * @param lockName a lock name
+     * @throws IllegalStateException if the lock has holders or waiters
+     */
+    public void removeEmptyState(String lockName) {
+        List<String> residue = residue(lockName);
+        if (!residue.isEmpty()) {
+            throw new IllegalStateException("lock '" + lockName + "' is in use, its state is not empty: " + residue);
+        }
+        String base = baseKey(lockName);
+        try (Resp redis = connect(base)) {
+            redis.call("DEL", base + ":fence", base + ":queue");
+        }
+    }
+
+    /**
      * Runs one command, on the server of its first argument's key.
      *
      * @param command the command and its arguments, e.g. {@code "GET", "lockspi:{orders}"}

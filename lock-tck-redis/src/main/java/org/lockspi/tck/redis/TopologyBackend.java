@@ -17,7 +17,8 @@ abstract class TopologyBackend implements TckBackend {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.OTHER_PROCESSES);
+        return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.OTHER_PROCESSES,
+                Capability.EMPTY_STATE_REMOVAL, Capability.ENDS_SILENT_SESSIONS);
     }
 
     @Override
@@ -28,6 +29,12 @@ abstract class TopologyBackend implements TckBackend {
     @Override
     public void forceLoss(String lockName) {
         inspector().forceLoss(lockName);
+    }
+
+    /** Deletes the lock's fencing counter, as its expiry does, once nobody holds or waits for the lock. */
+    @Override
+    public void removeEmptyState(String lockName) {
+        inspector().removeEmptyState(lockName);
     }
 
     /**
@@ -43,16 +50,5 @@ abstract class TopologyBackend implements TckBackend {
     @Override
     public void restart() {
         throw new UnsupportedOperationException("capability RESTART: " + description());
-    }
-
-    @Override
-    public int watchCount(String lockName) {
-        throw new UnsupportedOperationException("Redis has no watches; capability WATCH_COUNT: " + description());
-    }
-
-    @Override
-    public void removeEmptyParents(String lockName) {
-        throw new UnsupportedOperationException("Redis has no parent nodes; capability PARENT_REMOVAL: "
-                + description());
     }
 }

@@ -185,13 +185,13 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
 
     /**
      * Every capability, named one by one so that a capability added later is not claimed unseen. Zxids start at
-     * {@code 2^32} ({@link Capability#HIGH_COUNTERS}): the server begins each start with a new epoch.
+     * {@code 2^32} ({@link Capability#COUNTERS_ABOVE_32_BITS}): the server begins each start with a new epoch.
      */
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART, Capability.WATCH_COUNT,
-                Capability.PARENT_REMOVAL, Capability.OTHER_PROCESSES, Capability.HIGH_COUNTERS,
-                Capability.PARTITION);
+        return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART, Capability.WAKEUP_REGISTRATIONS,
+                Capability.EMPTY_STATE_REMOVAL, Capability.OTHER_PROCESSES, Capability.COUNTERS_ABOVE_32_BITS,
+                Capability.PARTITION, Capability.ENDS_SILENT_SESSIONS);
     }
 
     /**
@@ -371,7 +371,7 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
      * {@code orders/_c_9f1d-lock-0000000003}, to count the watches on that one node.
      */
     @Override
-    public synchronized int watchCount(String lockName) {
+    public synchronized int wakeupRegistrations(String lockName) {
         String path = lockPath(lockName);
         int count = 0;
         for (Map.Entry<String, Set<Long>> e : tree().getWatchesByPath().toMap().entrySet()) {
@@ -388,7 +388,7 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
      * acquisition must create the path again, and the server starts its sequence numbers again.
      */
     @Override
-    public synchronized void removeEmptyParents(String lockName) {
+    public synchronized void removeEmptyState(String lockName) {
         String path = lockPath(lockName);
         withClient(zk -> {
             if (removeIfUnused(zk, path)) {

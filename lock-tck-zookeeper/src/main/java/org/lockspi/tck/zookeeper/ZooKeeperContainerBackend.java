@@ -26,7 +26,7 @@ import org.testcontainers.utility.DockerImageName;
  * lock paths under {@value #ROOT}. Capabilities: INSPECT (the lock and lease nodes below a lock's path: ephemeral
  * nodes and nodes whose names end in a 10-digit sequence), OTHER_PROCESSES and PARTITION (a proxy on the host
  * reaches the mapped port); not FORCE_LOSS, RESTART,
- * WATCH_COUNT or PARENT_REMOVAL, which need the server's insides.
+ * WAKEUP_REGISTRATIONS or EMPTY_STATE_REMOVAL, which need the server's insides.
  */
 public final class ZooKeeperContainerBackend implements TckBackend {
     /** The path under which the TCK's locks live: {@value}. */
@@ -88,7 +88,8 @@ public final class ZooKeeperContainerBackend implements TckBackend {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.INSPECT, Capability.OTHER_PROCESSES, Capability.PARTITION);
+        return EnumSet.of(Capability.INSPECT, Capability.OTHER_PROCESSES, Capability.PARTITION,
+                Capability.ENDS_SILENT_SESSIONS);
     }
 
     @Override
@@ -163,16 +164,6 @@ public final class ZooKeeperContainerBackend implements TckBackend {
     @Override
     public void restart() {
         throw new UnsupportedOperationException("capability RESTART: " + description());
-    }
-
-    @Override
-    public int watchCount(String lockName) {
-        throw new UnsupportedOperationException("capability WATCH_COUNT: " + description());
-    }
-
-    @Override
-    public void removeEmptyParents(String lockName) {
-        throw new UnsupportedOperationException("capability PARENT_REMOVAL: " + description());
     }
 
     @Override

@@ -163,7 +163,8 @@ public final class ZooKeeperEnsembleBackend implements EnsembleBackend {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.ENSEMBLE, Capability.INSPECT, Capability.OTHER_PROCESSES);
+        return EnumSet.of(Capability.ENSEMBLE, Capability.INSPECT, Capability.OTHER_PROCESSES,
+                Capability.ENDS_SILENT_SESSIONS);
     }
 
     /**
@@ -194,20 +195,6 @@ public final class ZooKeeperEnsembleBackend implements EnsembleBackend {
     @Override
     public void restart() {
         throw new UnsupportedOperationException("restart: " + description() + " lacks " + Capability.RESTART);
-    }
-
-    /** @throws UnsupportedOperationException always: the ensemble lacks {@link Capability#WATCH_COUNT} */
-    @Override
-    public int watchCount(String lockName) {
-        throw new UnsupportedOperationException("watchCount: " + description() + " lacks "
-                + Capability.WATCH_COUNT);
-    }
-
-    /** @throws UnsupportedOperationException always: the ensemble lacks {@link Capability#PARENT_REMOVAL} */
-    @Override
-    public void removeEmptyParents(String lockName) {
-        throw new UnsupportedOperationException("removeEmptyParents: " + description() + " lacks "
-                + Capability.PARENT_REMOVAL);
     }
 
     /**

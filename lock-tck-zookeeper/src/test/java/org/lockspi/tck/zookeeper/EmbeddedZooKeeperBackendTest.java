@@ -13,7 +13,6 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -183,8 +182,8 @@ class EmbeddedZooKeeperBackendTest {
         String next = lockNode(zk, "restart");
         long after = zk.exists(next, false).getCzxid();
         assertTrue(after > before, "zxids grow across the restart");
-        // HIGH_COUNTERS: every start begins a new epoch, so the high word goes up and the low word starts again
-        assertTrue(before > TckBackend.HIGH_COUNTER_FLOOR, "a zxid above 2^32: 0x" + Long.toHexString(before));
+        // COUNTERS_ABOVE_32_BITS: every start begins a new epoch, so the high word goes up and the low word starts again
+        assertTrue(before > TckBackend.COUNTER_FLOOR, "a zxid above 2^32: 0x" + Long.toHexString(before));
         assertEquals((before >>> 32) + 1, after >>> 32, "the restart begins the next epoch: 0x"
                 + Long.toHexString(before) + ", then 0x" + Long.toHexString(after));
         assertTrue((int) after < (int) before, "the low 32 bits start again, so a token cut to them would go "
@@ -272,7 +271,7 @@ class EmbeddedZooKeeperBackendTest {
         ZooKeeper holder = connect();
         ZooKeeper waiter = connect();
         String node = lockNode(holder, "watch");
-        assertEquals(0, backend.watchCount("watch"));
+        assertEquals(0, backend.wakeupRegistrations("watch"));
         CountDownLatch deleted = new CountDownLatch(1);
         Watcher onDelete = (WatchedEvent e) -> {
             if (e.getType() == Watcher.Event.EventType.NodeDeleted) {
@@ -281,12 +280,12 @@ class EmbeddedZooKeeperBackendTest {
         };
         waiter.getData(node, onDelete, null);
         holder.getData(node, onDelete, null);
-        assertEquals(2, backend.watchCount("watch"));
-        assertEquals(0, backend.watchCount("watch-other"), "only paths below the lock count");
+        assertEquals(2, backend.wakeupRegistrations("watch"));
+        assertEquals(0, backend.wakeupRegistrations("watch-other"), "only paths below the lock count");
 
         holder.delete(node, -1);
         assertTrue(deleted.await(5, TimeUnit.SECONDS));
-        assertEquals(0, backend.watchCount("watch"), "fired watches are gone");
+        assertEquals(0, backend.wakeupRegistrations("watch"), "fired watches are gone");
     }
 
     @Test
@@ -296,7 +295,7 @@ class EmbeddedZooKeeperBackendTest {
         lockNode(zk, "parents/p");
         mkdirs(zk, "/parents/p/leases");
 
-        backend.removeEmptyParents("parents/p");
+        backend.removeEmptyState("parents/p");
         assertNotNull(zk.exists("/parents/p", false), "kept while lock nodes are left");
 
         long czxid = zk.exists(first, false).getCzxid();
@@ -305,7 +304,7 @@ class EmbeddedZooKeeperBackendTest {
                 zk.delete("/parents/p/" + child, -1);
             }
         }
-        backend.removeEmptyParents("parents/p");
+        backend.removeEmptyState("parents/p");
         assertNull(zk.exists("/parents/p", false));
         assertNull(zk.exists("/parents", false), "empty ancestors go too");
         assertNotNull(zk.exists("/", false), "the chroot stays");

@@ -47,7 +47,8 @@ class ZooKeeperEnsembleBackendTest {
 
     @Test
     void describesItself() {
-        assertEquals(EnumSet.of(Capability.ENSEMBLE, Capability.INSPECT, Capability.OTHER_PROCESSES),
+        assertEquals(EnumSet.of(Capability.ENSEMBLE, Capability.INSPECT, Capability.OTHER_PROCESSES,
+                Capability.ENDS_SILENT_SESSIONS),
                 zk.capabilities());
         assertEquals(3, zk.uri().split(",").length, zk.uri());
         assertTrue(zk.uri().startsWith("zookeeper://127.0.0.1:") && zk.uri().endsWith(ROOT), zk.uri());
