@@ -9,10 +9,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 import org.lockspi.tck.support.Ports;
+import org.lockspi.tck.support.ServerProcess;
 
 /**
  * One {@code redis-server} child process (a data node or, with {@code --sentinel}, a sentinel) with a
@@ -26,12 +26,9 @@ public final class RedisProcess implements AutoCloseable {
     static final String HOST = "127.0.0.1";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
 
-    private final File executable;
-    private final Path dir;
-    private final Path config;
     private final int port;
-    private final boolean sentinel;
-    private Process process;
+    private final Path dir;
+    private final ServerProcess server;
 
     /**
      * Writes the configuration ({@code port}, {@code bind}, {@code dir} and the given lines) and starts the server.
@@ -43,13 +40,11 @@ public final class RedisProcess implements AutoCloseable {
      * @param lines      further configuration lines
      */
     RedisProcess(File executable, Path dir, int port, boolean sentinel, List<String> lines) {
-        this.executable = executable;
         this.dir = dir;
         this.port = port;
-        this.sentinel = sentinel;
-        this.config = dir.resolve(sentinel ? "sentinel.conf" : "redis.conf");
+        Path config = dir.resolve(sentinel ? "sentinel.conf" : "redis.conf");
         List<String> all = new ArrayList<>(List.of("port " + port, "bind " + HOST, "dir " + dir.toAbsolutePath(),
-                "protected-mode no", "logfile " + dir.resolve("server.log").toAbsolutePath()));
+                "protected-mode no"));
         all.addAll(lines);
         try {
             Files.createDirectories(dir);
@@ -57,7 +52,22 @@ public final class RedisProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + config, e);
         }
+        List<String> command = new ArrayList<>(List.of(executable.getAbsolutePath(), config.toString()));
+        if (sentinel) {
+            command.add("--sentinel");
+        }
+        this.server = ServerProcess.command(command).directory(dir).log(dir.resolve("server.log"))
+                .startTimeout(START_TIMEOUT).readyWhen(this::answers);
         start();
+    }
+
+    private boolean answers() {
+        try (Resp redis = connect()) {
+            redis.call("PING");
+            return true;
+        } catch (RuntimeException e) { // refused while it starts, or LOADING: ask again
+            return false;
+        }
     }
 
     /**
@@ -115,49 +125,12 @@ public final class RedisProcess implements AutoCloseable {
 
     /** Starts the process (again) and returns once it answers PING. */
     void start() {
-        if (process != null && process.isAlive()) {
-            return;
-        }
-        List<String> command = new ArrayList<>(List.of(executable.getAbsolutePath(), config.toString()));
-        if (sentinel) {
-            command.add("--sentinel");
-        }
-        try {
-            process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("stdout.log").toFile()).start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start " + command, e);
-        }
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (true) {
-            try (Resp redis = connect()) {
-                redis.call("PING");
-                return;
-            } catch (RuntimeException e) { // refused while it starts, or LOADING: ask again
-                if (!process.isAlive() || System.nanoTime() - deadline > 0) {
-                    String log = log();
-                    process.destroyForcibly();
-                    throw new IllegalStateException("redis-server " + (sentinel ? "sentinel " : "") + "on port "
-                            + port + " did not start: " + e.getMessage() + "; its log ends:\n" + log, e);
-                }
-            }
-            try {
-                Thread.sleep(20); // the server has no start event to wait for: poll until it answers
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while starting redis-server on port " + port, e);
-            }
-        }
+        server.start();
     }
 
     /** @return the last lines of its log */
     public String log() {
-        try {
-            List<String> lines = Files.readAllLines(dir.resolve("server.log"));
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
+        return ServerProcess.tail(dir.resolve("server.log"), 15);
     }
 
     /** @return a new connection to it, to be closed by the caller */
@@ -167,22 +140,11 @@ public final class RedisProcess implements AutoCloseable {
 
     /** Kills it with {@code SIGKILL} (no shutdown, no last write) and waits until it is gone. */
     public void kill() {
-        if (process == null) {
-            return;
-        }
-        process.destroyForcibly(); // SIGKILL on Unix
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("redis-server on port " + port + " outlived SIGKILL for 10 s");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while killing redis-server on port " + port, e);
-        }
+        server.kill();
     }
 
     boolean isAlive() {
-        return process != null && process.isAlive();
+        return server.isAlive();
     }
 
     @Override

@@ -262,39 +262,7 @@ public final class ChildJvm implements AutoCloseable {
      * @throws IllegalStateException if the signal cannot be sent, or the thread is interrupted
      */
     public void pause() {
-        signal("-STOP");
-        awaitStopped();
-    }
-
-    /**
-     * {@code kill} returns once the signal is sent, not once every thread of the child has stopped: where Linux
-     * shows the process state ({@code /proc/<pid>/stat}), wait until it reads stopped ({@code T}), which no event
-     * announces; elsewhere return at once.
-     */
-    private void awaitStopped() {
-        Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (Files.isReadable(stat)) {
-            try {
-                String line = Files.readString(stat);
-                // the state follows the command name in parentheses, which may itself hold spaces
-                char state = line.charAt(line.lastIndexOf(')') + 2);
-                if (state == 'T' || state == 't') {
-                    return;
-                }
-            } catch (IOException | StringIndexOutOfBoundsException gone) {
-                return; // exited meanwhile, or no state to read
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("child " + process.pid() + " not stopped 5 s after SIGSTOP");
-            }
-            try {
-                Thread.sleep(1);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for " + this + " to stop", e);
-            }
-        }
+        Signals.pause(process);
     }
 
     /**
@@ -303,25 +271,7 @@ public final class ChildJvm implements AutoCloseable {
      * @throws IllegalStateException if the signal cannot be sent, or the thread is interrupted
      */
     public void resume() {
-        signal("-CONT");
-    }
-
-    private void signal(String signal) {
-        try {
-            Process kill = new ProcessBuilder("kill", signal, Long.toString(process.pid()))
-                    .redirectErrorStream(true)
-                    .start();
-            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-                kill.destroyForcibly();
-                throw new IllegalStateException("kill " + signal + " " + process.pid() + " failed: "
-                        + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip());
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run kill " + signal + " " + process.pid(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while sending " + signal + " to " + this, e);
-        }
+        Signals.send(process, "-CONT");
     }
 
     /**
