@@ -111,7 +111,7 @@ public interface FencingTokenContracts extends TckContext {
     }
 
     /**
-     * (COUNTERS_ABOVE_32_BITS) For every declared kind and the read half (the semaphore with one permit), two clients
+     * (COUNTERS_ABOVE_32_BITS) For every declared kind (the semaphore with one permit) and the read half, two clients
      * take turns, two rounds, on a backend whose counters start above 2^32: every token is above 2^32 and greater than
      * the one before.
      */

@@ -104,8 +104,9 @@ public interface LeaseLossContracts extends TckContext {
      */
     @Test
     @Timeout(60)
-    @Diagnosis("Calling a listener added to a LOST lease is the engine's, on its event thread; if it fails, the event "
-            + "thread is blocked (a listener that blocks) or the lock-api on the class path is not the kit's.")
+    @Diagnosis("Calling a listener added to a LOST lease is the engine's (it is told the current state on the "
+            + "service's event thread), so once §12.1 passes the provider cannot cause this; if it fails, the "
+            + "lock-api on the class path is not the kit's.")
     @DisplayName("§12.4 a listener added after the loss is called at once with LOST")
     default void listenerAddedAfterLossIsCalled() throws InterruptedException {
         requireLossSetup(LockFeature.REENTRANT_MUTEX);

@@ -124,9 +124,9 @@ public interface ReentrancyContracts extends TckContext {
      * client is still excluded. The owner's release then frees the lock for another client within 10 s.
      */
     @Test
-    @Diagnosis("Ownership is the engine's: a refused release never reaches BackendLease.release. If the lock is still "
-            + "taken after the owner's release, release() did not delete the server state (or deleted it only when "
-            + "called by the thread that acquired).")
+    @Diagnosis("Ownership is the engine's: a refused release never reaches BackendLease.release, so the lock must "
+            + "stay held. If it is still taken after the owner's release, release() did not delete the server state "
+            + "before returning (see §8.1).")
     @DisplayName("§4.4 release by a thread that does not own the lease throws IllegalMonitorStateException; the lock stays held")
     default void nonOwnerReleaseRefused() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
