@@ -49,24 +49,52 @@ import org.lockspi.tck.process.HolderMain;
  */
 public interface FaultContracts extends TckContext {
 
+    /**
+     * (PARTITION, ENDS_SILENT_SESSIONS) A client that reaches the server through a proxy holds a mutex and writes to
+     * the fenced register; the proxy black-holes, accepting new connections. Another client acquires within {@code C} +
+     * 10 s; the cut-off lease must have left {@code HELD} before that ({@code UNCERTAIN}, or {@code LOST} at once) and
+     * be {@code LOST} when it returns, no two {@code HELD} intervals overlap, and the new holder's write is accepted.
+     * After the heal the old lease turns {@code LOST} within {@code C} if it had not, its client serves again, its late
+     * release throws nothing and leaves the new holder's entry and lease alone, and its late write is refused; no stale
+     * write is accepted.
+     */
     @Test
     @Timeout(120)
+    @Diagnosis("A cut-off client hears nothing, so its deadlines must say it: BackendLease.confirmedUntilNanos() runs "
+            + "out first, then validUntilNanos() before the server can free the lock; both from the send time of the "
+            + "last answered request, never the receive time.")
     @DisplayName("§18.1 partition (new connections hang): the cut-off holder is UNCERTAIN and then LOST before "
             + "another client acquires; after the heal its late release and write harm no one")
     default void partitionedHolderStepsDown() throws InterruptedException {
         partition("§18.1", true);
     }
 
+    /**
+     * (PARTITION, ENDS_SILENT_SESSIONS) §18.1 with the proxy refusing new connections while it is cut.
+     */
     @Test
     @Timeout(120)
+    @Diagnosis("As §18.1; here reconnect attempts fail at once, so look also for a client that counts a refused "
+            + "reconnect as contact (moving confirmedUntilNanos or reporting connectionRestored without an answer "
+            + "from the server).")
     @DisplayName("§18.2 partition (new connections refused): the cut-off holder is UNCERTAIN and then LOST before "
             + "another client acquires; after the heal its late release and write harm no one")
     default void refusedHolderStepsDown() throws InterruptedException {
         partition("§18.2", false);
     }
 
+    /**
+     * (OTHER_PROCESSES, ENDS_SILENT_SESSIONS) A child JVM holds a mutex and writes (accepted), then is stopped with
+     * {@code SIGSTOP}; another client acquires within {@code C} + 10 s and writes; the child is resumed. The first
+     * state its watch thread reads after the pause is not {@code HELD}, its write with its token is refused, its late
+     * release returns (or throws {@code LockConnectionException}), no stale write is accepted, and the new holder still
+     * holds with (INSPECT) the only entry.
+     */
     @Test
     @Timeout(120)
+    @Diagnosis("After a pause no event has arrived, so state() must answer from the clock: "
+            + "BackendLease.confirmedUntilNanos() and validUntilNanos() in System.nanoTime() from the last answered "
+            + "send; a reply arriving after the pause still dates from before it.")
     @DisplayName("§18.3 pause: a holder stopped with SIGSTOP past its session or lease, while another client "
             + "acquires, is not HELD at its first check after SIGCONT, and its write is refused")
     default void pausedHolderIsNotHeldOnResume() throws InterruptedException {
@@ -134,16 +162,36 @@ public interface FaultContracts extends TckContext {
         }
     }
 
+    /**
+     * (RESTART) A client holds a mutex and writes; a second client waits ((INSPECT) until its entry shows); the server
+     * restarts with its data. With SURVIVES_RESTART the first lease is {@code HELD} again within {@code C} and its
+     * client keeps the lock for {@code T} while the waiter does not acquire; it writes while {@code HELD} and releases.
+     * The second client acquires within {@code 2C} + 10 s, asking again after each {@code LockConnectionException}, and
+     * writes. No two {@code HELD} intervals overlap, no stale write is accepted, and the second token is greater, its
+     * write accepted.
+     */
     @Test
     @Timeout(120)
+    @Diagnosis("With SURVIVES_RESTART the session must outlive the restart (reconnect within the session timeout, "
+            + "report connectionRestored) and the waiter keep its place; without it the lease must say LOST (isLost "
+            + "or validUntilNanos) before a waiter can get in.")
     @DisplayName("§18.4 server restart keeping its data: no lease says HELD while another client holds the lock, "
             + "and no stale write is accepted")
     default void restartKeepsExclusion() throws InterruptedException, ExecutionException, TimeoutException {
         restart("§18.4", true);
     }
 
+    /**
+     * (RESTART_WITHOUT_DATA) §18.4 with a server that loses every key, fencing counters included, and stays down for
+     * {@code T}: the first lease must stop saying {@code HELD} while the server is down, and the second client acquires
+     * once it serves. No two {@code HELD} intervals overlap, no stale write is accepted (the first holder writes only
+     * while {@code HELD}), and the second token is greater than the first, its write accepted.
+     */
     @Test
     @Timeout(120)
+    @Diagnosis("Tokens must not restart with a lost counter: floor them by the server clock (Redis: max(counter + 1, "
+            + "TIME in microseconds)). The lease must turn UNCERTAIN at the first failed renewal and LOST at "
+            + "validUntilNanos(): the server that returns knows nothing of it.")
     @DisplayName("§18.5 server restart without its data, down for T: no lease says HELD while another client "
             + "holds the lock, and no stale write is accepted")
     default void restartWithoutDataKeepsExclusion()

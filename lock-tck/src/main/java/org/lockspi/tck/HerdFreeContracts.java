@@ -28,8 +28,17 @@ import org.lockspi.tck.internal.Workers;
  */
 public interface HerdFreeContracts extends TckContext {
 
+    /**
+     * (HERD_FREE, INSPECT, WAKEUP_REGISTRATIONS) A client holds a mutex and three clients wait: the server holds
+     * exactly 3 watches on the lock's entries, one on each entry but the last. Each release hands on to exactly the
+     * next waiter: it acquires, the others still wait, the count drops by one (still one on each entry but the last),
+     * and the server shows the holder and the remaining waiters; at the end nothing is left.
+     */
     @Test
     @Timeout(90)
+    @Diagnosis("Each waiter must watch only its predecessor (ZooKeeper: getData on the node before it), not the "
+            + "holder or the parent's children, and remove its watch when it stops waiting; a provider without such "
+            + "watches must not declare HERD_FREE.")
     @DisplayName("§14.2 mutex: N waiters hold N watches, and each release wakes exactly one of them")
     default void eachReleaseWakesOneWaiter() throws InterruptedException, ExecutionException, TimeoutException {
         requireFeature(LockFeature.HERD_FREE);

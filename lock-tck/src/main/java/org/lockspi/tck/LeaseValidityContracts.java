@@ -43,7 +43,13 @@ public interface LeaseValidityContracts extends TckContext {
         return crashReleaseBound().dividedBy(2);
     }
 
+    /**
+     * A mutex lease just acquired is {@code HELD}, its {@code validFor()} is positive and {@code checkValid()} returns.
+     */
     @Test
+    @Diagnosis("validFor() is the time to BackendLease.validUntilNanos(): a value already past (computed in "
+            + "milliseconds, or from System.currentTimeMillis instead of System.nanoTime) makes the lease LOST at "
+            + "once; Long.MAX_VALUE for a backend that tracks none is fine.")
     @DisplayName("§17.1 mutex: while HELD, validFor() is positive and checkValid() passes")
     default void heldLeaseIsValid() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -56,8 +62,16 @@ public interface LeaseValidityContracts extends TckContext {
         }
     }
 
+    /**
+     * (FORCE_LOSS) After {@code forceLoss} the lease turns {@code LOST} within {@link #crashReleaseBound()};
+     * {@code checkValid()} throws {@code LeaseLostException} with {@code state()} {@code LOST}, {@code lockName()} the
+     * lock's and a message naming both; {@code validFor()} is {@code ZERO}; after {@code release()},
+     * {@code checkValid()} still throws.
+     */
     @Test
     @Timeout(60)
+    @Diagnosis("The exception and validFor() are the engine's once the lease is LOST; if it never gets there, the "
+            + "loss was not reported: BackendLease.isLost() and BackendEvents.leaseLost (see §12.1).")
     @DisplayName("§17.2 mutex: after forceLoss, checkValid() throws LeaseLostException naming the lock and LOST, "
             + "and validFor() is ZERO")
     default void lostLeaseIsInvalid() throws InterruptedException {
@@ -81,8 +95,19 @@ public interface LeaseValidityContracts extends TckContext {
         assertThrows(LeaseLostException.class, lease::checkValid, "a released lease is not valid either");
     }
 
+    /**
+     * (RESTART) A client holds a mutex and another client holds another; the server is stopped. {@code release()} of
+     * the first returns, or throws {@code LockConnectionException}, within {@link #releaseBound()} plus 2 s, the lease
+     * {@code RELEASED} ({@code LOST} is accepted without SURVIVES_RESTART); the second lease leaves {@code HELD} within
+     * {@link #crashReleaseBound()}, and closing its service returns within the same bound, the lease {@code RELEASED}
+     * (or still {@code LOST}). Once the server is back, (INSPECT) nothing of either lock is left within the
+     * crash-release bound plus 2 s.
+     */
     @Test
     @Timeout(90)
+    @Diagnosis("BackendLease.release and LockBackend.close must not wait for a server that is down past the release "
+            + "bound (ZooKeeper: min(connectTimeout, sessionTimeout / 2)): bound the delete and the client's close, "
+            + "and delete the node or key when the connection returns.")
     @DisplayName("§17.3 mutex: with the server down, release() and close() return within the release bound, "
             + "the leases are not HELD, and nothing is left once the server is back")
     default void releaseAndCloseAreBoundedDuringAnOutage() throws InterruptedException {
@@ -142,15 +167,16 @@ public interface LeaseValidityContracts extends TckContext {
     }
 
     /**
-     * A provider that renews its leases ({@code LEASE_RENEWAL}: session heartbeats, renewal of a key's or a row's
-     * expiry) keeps every lease of a live client for as long as it is held, far past the lease span {@code T}.
-     * If it fails: the lease turned {@code LOST} or another client got the lock after about {@code T}, so the
-     * renewal did not happen or did not reach the server's copy of the lease (look at the renewal schedule, at
-     * the lease keys or rows a renewal extends, and at the kinds other than the mutex: each kind keeps its own
-     * server state).
+     * (LEASE_RENEWAL) For every declared kind, a live client holds a lease while 1.25 and then 2 times the lease span
+     * {@code T} ({@link #leaseSpan()}) pass: at each instant the lease is {@code HELD} (a late renewal may leave it
+     * {@code UNCERTAIN} for up to 2 s) and another client's {@code tryAcquire()} is empty; no listener saw a change to
+     * {@code LOST}; after the release another client acquires within 10 s.
      */
     @Test
     @Timeout(120)
+    @Diagnosis("The renewal did not happen or did not reach the server's copy of the lease: look at the renewal "
+            + "schedule (e.g. every leaseTime / 3), and at the keys or rows it extends for each kind, the reader and "
+            + "permit sets too, not only the mutex key.")
     @DisplayName("§17.4 every kind: a live client's lease held for twice the lease span stays HELD and exclusive "
             + "(LEASE_RENEWAL)")
     default void renewedLeaseOutlivesTheLeaseSpan() throws InterruptedException {
