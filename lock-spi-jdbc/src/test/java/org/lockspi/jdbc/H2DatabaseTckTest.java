@@ -29,6 +29,12 @@ class H2DatabaseTckTest extends LockProviderTck {
         return PostgresTckTest.PARAMETERS;
     }
 
+    /** The lease time of the client parameters. */
+    @Override
+    public Duration leaseSpan() {
+        return Duration.ofSeconds(5);
+    }
+
     @Override
     public Duration crashReleaseBound() {
         return PostgresTckTest.CRASH_RELEASE;

@@ -28,6 +28,12 @@ class MariaDbDatabaseTckTest extends LockProviderTck {
         return PostgresTckTest.PARAMETERS;
     }
 
+    /** The lease time of the client parameters. */
+    @Override
+    public Duration leaseSpan() {
+        return Duration.ofSeconds(5);
+    }
+
     @Override
     public Duration crashReleaseBound() {
         return PostgresTckTest.CRASH_RELEASE;

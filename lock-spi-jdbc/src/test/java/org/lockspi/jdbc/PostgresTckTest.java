@@ -41,6 +41,12 @@ class PostgresTckTest extends LockProviderTck {
         return PARAMETERS;
     }
 
+    /** The lease time of the client parameters. */
+    @Override
+    public Duration leaseSpan() {
+        return Duration.ofSeconds(5);
+    }
+
     @Override
     public Duration crashReleaseBound() {
         return CRASH_RELEASE;

@@ -41,7 +41,18 @@ public interface AnyNameContracts extends TckContext {
         return "'" + b + (name.length() > 60 ? "'...(" + name.length() + " chars)" : "'");
     }
 
+    /**
+     * For every declared kind, acquires and releases each name of {@code NameSamples.awkward}: a colon and {@code @},
+     * {@code #}, a URL, leading, trailing and doubled {@code /}, a leading dot, a blank, non-ASCII and supplementary
+     * characters, control characters and U+0000, braces, a leading {@code ~}, another name's key, nine segments, a
+     * 65-character segment, more than 255 characters, exactly 4096 UTF-8 bytes. {@code name()} and {@code lockName()}
+     * return the name as given, another client's {@code tryAcquire()} is empty while it is held, and another client
+     * acquires it within 10 s after the release.
+     */
     @Test
+    @Diagnosis("Such a name reaches the provider as its key, '~' plus base64url, up to 5,463 characters: look for a "
+            + "key or path length limit in LockBackend.acquire, special handling of '~', '-' or '_', or a provider "
+            + "storing LockKeys.name() instead of AcquireRequest.name().")
     @DisplayName("§2.8 any string is a name: it round-trips through name() and lockName() and is acquired and released by every kind")
     default void anyStringIsAName() throws InterruptedException {
         List<Kind> kinds = requireSomeKind(provider());
@@ -64,7 +75,17 @@ public interface AnyNameContracts extends TckContext {
         }
     }
 
+    /**
+     * Maps 5000 strings from a fixed seed through {@code LockKeys.key}: no two share a key, and each maps back with
+     * {@code LockKeys.name}. Then, for each pair a careless mapping would confuse ({@code u} and {@code /u},
+     * {@code u/b} and {@code u//b}, an accent precomposed and decomposed, {@code a} and {@code A}, a blank and a
+     * no-break space, ...), one client holds the first and another gets the second at once with {@code tryAcquire()}; a
+     * third client finds both held.
+     */
     @Test
+    @Diagnosis("Two names reach the provider as two keys: it merges them if it normalises keys (lower case, Unicode "
+            + "normalisation, trimming, collapsing '/') or hashes or cuts long keys into one node or Redis key. Store "
+            + "AcquireRequest.name() as it is.")
     @DisplayName("§2.9 distinct names never share a lock: no two of 5000 random names share a key, and holding a name never excludes another")
     default void distinctNamesAreDistinctLocks() throws InterruptedException {
         Map<String, String> byKey = new HashMap<>();
@@ -96,7 +117,17 @@ public interface AnyNameContracts extends TckContext {
         }
     }
 
+    /**
+     * Checks fixed examples of {@code LockKeys.key} and {@code LockKeys.name}: {@code user:alice@example.com},
+     * {@code order#42}, a URL, non-ASCII and supplementary characters, {@code ~abc}, {@code /a}, {@code .a}. (INSPECT)
+     * For every declared kind, three names outside the readable form are held in turn:
+     * {@link TckBackend#residue(String)} of each key shows state, every entry names the key, and nothing is left after
+     * the release.
+     */
     @Test
+    @Diagnosis("The server state must be stored under AcquireRequest.name() as given: a provider that re-encodes the "
+            + "key (URL-encoding, its own escaping of '~'), stores LockKeys.name() of it, or a hash of it, is "
+            + "invisible at the key and incompatible with other providers.")
     @DisplayName("§2.10 a name's key is stable and the same for every provider; (INSPECT) a held name's server state is at its key")
     default void keysAreStable() throws InterruptedException {
         Map<String, String> fixed = new LinkedHashMap<>();

@@ -76,7 +76,16 @@ public interface AsyncContracts extends TckContext {
         return backend().capabilities().contains(TckBackend.Capability.INSPECT) ? backend().residue(name) : List.of();
     }
 
+    /**
+     * For every thread-free kind declared (the non-reentrant mutex, the semaphore of one permit, the thread-free write
+     * half), {@code acquireAsync(10 s)} of a free lock completes with a {@code HELD} lease naming the lock, and another
+     * client's {@code tryAcquire()} is empty. Released by another thread within 2 s it is {@code RELEASED}; another
+     * client's {@code tryAcquireAsync(10 s)} then gets the lock, and (INSPECT) nothing is left.
+     */
     @Test
+    @Diagnosis("The future runs LockBackend.acquire on a thread the engine starts, and the test releases from yet "
+            + "another: a grant or BackendLease.release bound to the calling thread (a thread-owned client lock, "
+            + "thread-local state) fails here.")
     @DisplayName("§23.1 acquireAsync of a free lock completes with a HELD lease that any thread may release, for every thread-free kind")
     default void asyncGrantedFutureHoldsALease() throws InterruptedException {
         List<AsyncKind> kinds = asyncKinds();
@@ -103,7 +112,14 @@ public interface AsyncContracts extends TckContext {
         }
     }
 
+    /**
+     * For every thread-free kind declared, another client holds the lock: {@code acquireAsync(100 ms)} completes
+     * exceptionally with {@code LockTimeoutException} ({@code timeout()} 100 ms, the message naming the lock) within
+     * 100 to 800 ms of the call, and {@code tryAcquireAsync(100 ms)} completes empty in the same window.
+     */
     @Test
+    @Diagnosis("The timeout counts from the call and ends with LockBackend.acquire returning null at its Deadline: "
+            + "look for a wait that overshoots it (see §5.2), in the path of each thread-free kind.")
     @DisplayName("§23.2 acquireAsync(timeout) of a held lock fails with LockTimeoutException and tryAcquireAsync(timeout) completes empty, within timeout plus the overshoot bound")
     default void asyncTimedFutureTimesOut() throws InterruptedException {
         List<AsyncKind> kinds = asyncKinds();
@@ -130,7 +146,16 @@ public interface AsyncContracts extends TckContext {
         }
     }
 
+    /**
+     * For every thread-free kind declared, another client holds the lock and {@code acquireAsync(60 s)} waits (its
+     * thread parked or in I/O, or (INSPECT) its entry shown). {@code cancel(true)} returns true, the future's thread
+     * ends within 2 s and (INSPECT) the server state is the holder's alone within 2 s. After the release the cancelling
+     * client, then the holder's, acquires within 10 s, and nothing is left.
+     */
     @Test
+    @Diagnosis("Cancelling interrupts the thread waiting in LockBackend.acquire: the wait must end on the interrupt "
+            + "and delete its entry (see §5.5), also in a semaphore's second step; a thread still alive is blocked in "
+            + "a client call that ignores interrupts.")
     @DisplayName("§23.3 cancelling a waiting future ends its wait, leaves nothing on the server, and the lock then passes normally")
     default void asyncCancelLeavesNothing() throws InterruptedException {
         List<AsyncKind> kinds = asyncKinds();
@@ -164,7 +189,16 @@ public interface AsyncContracts extends TckContext {
         }
     }
 
+    /**
+     * Twenty rounds on the first thread-free kind declared: a client holds, another's {@code acquireAsync(60 s)} waits,
+     * and the holder releases while a third thread cancels the future after i times 0.5 ms, so that the grant wins some
+     * races. Where the grant wins, its lease is released; either way a third client acquires within 10 s, and (INSPECT)
+     * nothing is left at the end. The run prints how many races the grant won.
+     */
     @Test
+    @Diagnosis("An interrupt that lands after the server granted but before LockBackend.acquire returns must give the "
+            + "grant back: delete the node or key made in that window (Curator's semaphore leaves its lease node when "
+            + "interrupted there) before throwing InterruptedException.")
     @DisplayName("§23.4 a grant that races the cancel is released, never leaked: twenty races in a row leave the lock free")
     default void asyncGrantRacingCancelNeverLeaks() throws InterruptedException {
         AsyncKind kind = asyncKinds().get(0);
@@ -207,7 +241,15 @@ public interface AsyncContracts extends TckContext {
                 + " of 20 races");
     }
 
+    /**
+     * For every thread-free kind declared, a client's future waits for another client's lease. Closing the waiting
+     * client fails every future with {@code IllegalStateException} within 2 s, their threads end within 2 s of the
+     * close, (INSPECT) the server shows the holders' entries alone, and after the holders release another client
+     * acquires each lock within 10 s.
+     */
     @Test
+    @Diagnosis("The engine fails the futures; their threads end only when LockBackend.close wakes the acquisitions "
+            + "waiting in it, which must then delete their entries and throw IllegalStateException (see §8.5).")
     @DisplayName("§23.5 close() fails every pending future with IllegalStateException, ends its wait and leaves nothing on the server")
     default void asyncCloseFailsPendingFutures() throws InterruptedException {
         List<AsyncKind> kinds = asyncKinds();
@@ -252,7 +294,17 @@ public interface AsyncContracts extends TckContext {
         }
     }
 
+    /**
+     * Thread-free read halves share: two in one client, one in another, and a {@code readWriteLock} reader of a third
+     * client; that client's {@code readWriteLock} writer and a thread-free writer of the first are refused. A
+     * thread-free writer acquired with {@code acquireAsync} waits until the three readers, released one by one by other
+     * threads, have left; it then excludes thread-free readers and writers and thread-bound readers; released by
+     * another thread, the lock passes to a thread-bound writer within 10 s; (INSPECT) nothing is left.
+     */
     @Test
+    @Diagnosis("Each thread-free read is its own LockBackend.acquire of LockKind.READ without heldWrite: two reads of "
+            + "one client must share, and that client's writer must wait for them. Releases come from any thread; "
+            + "thread-free and thread-bound halves share one server state.")
     @DisplayName("§23.6 thread-free read-write halves: readers share and a writer excludes, across clients and with readWriteLock; any thread releases; a writer acquired asynchronously waits for the readers")
     default void threadFreeReadWriteSharesAndExcludes() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);

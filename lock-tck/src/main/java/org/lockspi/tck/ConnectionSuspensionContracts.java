@@ -23,8 +23,19 @@ import org.lockspi.tck.internal.StateRecorder;
  */
 public interface ConnectionSuspensionContracts extends TckContext {
 
+    /**
+     * (RESTART) A client holds a mutex with a listener, and the server restarts with its data. With SURVIVES_RESTART,
+     * within {@link #crashReleaseBound()} the listener sees {@code HELD->UNCERTAIN} then {@code UNCERTAIN->HELD}, and
+     * nothing but such pairs; the lease is {@code HELD}, (INSPECT) the same entry is on the server, another client is
+     * excluded, and nothing is left after the release. Without it, the lease may instead turn {@code LOST} for good:
+     * then another client acquires within the bound, the old lease still says {@code LOST}, and (INSPECT) the new
+     * holder's entry is alone.
+     */
     @Test
     @Timeout(60)
+    @Diagnosis("Call BackendEvents.connectionSuspended when the connection drops and connectionRestored when it "
+            + "returns in the same session; a lease stuck UNCERTAIN missed the restore (or confirmedUntilNanos never "
+            + "moved: call leasesConfirmed), LOST with SURVIVES_RESTART lost its session.")
     @DisplayName("§16.1 mutex: across a quick server restart the lease goes UNCERTAIN and back to HELD (or, without "
             + "SURVIVES_RESTART, turns LOST for good), and the listener sees it")
     default void leaseSurvivesQuickRestart() throws InterruptedException {

@@ -20,7 +20,7 @@ import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.tck.internal.Poll;
 import org.lockspi.tck.internal.Workers;
-import org.lockspi.tck.process.ChildJvm;
+import org.lockspi.tck.support.ChildJvm;
 import org.lockspi.tck.process.HolderMain;
 
 /**
@@ -29,8 +29,17 @@ import org.lockspi.tck.process.HolderMain;
  */
 public interface CrashReleaseContracts extends TckContext {
 
+    /**
+     * (OTHER_PROCESSES) A child JVM holds a mutex, so another client's {@code tryAcquire()} is empty; a client here
+     * waits for it ((INSPECT) until both entries show), and the child is killed with {@code SIGKILL}. The waiter
+     * acquires within {@code C}, the {@link #crashReleaseBound()}, of the kill, and (FENCING_TOKENS) its token is
+     * greater than the killed holder's.
+     */
     @Test
     @Timeout(120)
+    @Diagnosis("A dead holder's claim must end with its process: ephemeral ZooKeeper nodes (the session expires), "
+            + "Redis keys with a TTL of leaseTime renewed only by the live client; crashReleaseBound() must exceed "
+            + "that time, and the waiter must see the lock freed.")
     @DisplayName("§11.1 a holder killed with SIGKILL loses the mutex within the crash-release bound; the waiter's "
             + "token is greater")
     default void killedHolderLosesTheLock() throws InterruptedException, ExecutionException, TimeoutException {
@@ -85,8 +94,16 @@ public interface CrashReleaseContracts extends TckContext {
         }
     }
 
+    /**
+     * (OTHER_PROCESSES, INSPECT) A client here holds a mutex, a child JVM waits for it, and another client here waits
+     * behind the child. The child is killed with {@code SIGKILL}: within {@link #crashReleaseBound()} its entry is
+     * gone, the waiter behind it still waits, and once the holder releases that waiter gets the lock within 10 s.
+     */
     @Test
     @Timeout(120)
+    @Diagnosis("A waiter's entry must die with its process (ephemeral node, waiter key with a TTL), and the waiter "
+            + "behind it, woken when the entry it watched vanished, must list the queue again and watch the next "
+            + "entry ahead, not take the lock or stop watching.")
     @DisplayName("§11.2 a waiter killed with SIGKILL leaves the queue: the waiter behind it gets the mutex when the "
             + "holder releases")
     default void killedWaiterLeavesTheQueue() throws InterruptedException, ExecutionException, TimeoutException {

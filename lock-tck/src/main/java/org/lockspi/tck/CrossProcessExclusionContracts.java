@@ -14,8 +14,8 @@ import org.lockspi.Acquirable;
 import org.lockspi.Lease;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
-import org.lockspi.tck.internal.TempDir;
-import org.lockspi.tck.process.ChildJvm;
+import org.lockspi.tck.support.TempDir;
+import org.lockspi.tck.support.ChildJvm;
 import org.lockspi.tck.process.HolderMain;
 
 /**
@@ -25,8 +25,17 @@ import org.lockspi.tck.process.HolderMain;
  */
 public interface CrossProcessExclusionContracts extends TckContext {
 
+    /**
+     * (OTHER_PROCESSES) Two child JVMs and this JVM, each with its own service, run the critical section (a marker file
+     * a second holder would find, and a counter file) 15 times each under one mutex, started together. No participant
+     * finds another inside, each child prints {@code DONE 15} within 120 s and exits with 0, the counter is 45, and
+     * (INSPECT) nothing is left on the server.
+     */
     @Test
     @Timeout(180)
+    @Diagnosis("The lock's server state must be the same for every process: look for keys or paths namespaced by the "
+            + "process (a pid or a per-JVM random prefix), owner ids that collide across JVMs (a counter from 1 in "
+            + "each), or a provider not registered for ServiceLoader.")
     @DisplayName("§10.1 mutex: two other JVMs and this one never hold it at once, and every pass is counted")
     default void mutexExcludesAcrossProcesses() throws IOException, InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -34,8 +43,15 @@ public interface CrossProcessExclusionContracts extends TckContext {
         hammerAcrossProcesses("mutex", 2, 15);
     }
 
+    /**
+     * (OTHER_PROCESSES) As §10.1 for the non-reentrant mutex, with one child JVM: no overlap, {@code DONE 15} and exit
+     * 0 from the child, a counter of 30, and (INSPECT) nothing left.
+     */
     @Test
     @Timeout(180)
+    @Diagnosis("As §10.1, in the non-reentrant mutex's own path through LockBackend.acquire (ZooKeeper: Curator's "
+            + "semaphore layout; Redis: kind N): look there for a per-process namespace or owner ids that collide "
+            + "across JVMs.")
     @DisplayName("§10.2 non-reentrant mutex: another JVM and this one never hold it at once, and every pass is "
             + "counted")
     default void nonReentrantMutexExcludesAcrossProcesses() throws IOException, InterruptedException {

@@ -28,7 +28,16 @@ import org.lockspi.spi.LockUri;
 /** §1 Discovery and selection: the provider is found by {@link java.util.ServiceLoader} and chosen by the rules. */
 public interface DiscoveryContracts extends TckContext {
 
+    /**
+     * Looks for the provider under test among {@code Locks.providers()}, which reads
+     * {@code META-INF/services/org.lockspi.spi.LockProvider} through {@link java.util.ServiceLoader}. The installed
+     * provider of that name must be of the same class as the one under test, and no two installed providers may share a
+     * name.
+     */
     @Test
+    @Diagnosis("The provider's jar lacks META-INF/services/org.lockspi.spi.LockProvider, or the file names another "
+            + "class; a duplicate name means another jar on the class path registers a provider with the same "
+            + "LockProvider.name().")
     @DisplayName("§1.1 Locks.providers() lists the provider: it is registered with ServiceLoader")
     default void providerIsRegistered() {
         List<LockProvider> installed = Locks.providers();
@@ -42,7 +51,15 @@ public interface DiscoveryContracts extends TckContext {
         assertEquals(names.size(), names.stream().distinct().count(), "provider names are not unique: " + names);
     }
 
+    /**
+     * Reads the provider's description: {@code name()} and {@code version()} are not blank, {@code schemes()} is not
+     * empty, is all lower case and contains the backend's scheme, {@code features()} and {@code parameters()} are not
+     * null, and {@code parameters()} does not contain {@code provider}, which the engine consumes.
+     */
     @Test
+    @Diagnosis("Look at LockProvider.name/version/schemes/features/parameters: a version read from a resource the jar "
+            + "lacks comes out blank, a scheme in upper case never matches a URI, and 'provider' among parameters() "
+            + "claims the engine's own parameter.")
     @DisplayName("§1.2 the provider describes itself: name, version, lower-case schemes including the backend's")
     default void providerDescribesItself() {
         LockProvider p = provider();
@@ -60,7 +77,15 @@ public interface DiscoveryContracts extends TckContext {
                 "the parameter 'provider' belongs to the engine and must not be declared by a provider");
     }
 
+    /**
+     * Opens a service at the client URI four ways: by the provider's name, by the provider instance, with the URI
+     * parameter {@code provider=<name>}, and by name with an agreeing parameter. Each service reports the provider's
+     * name; the one opened by name reports exactly the provider's {@code features()} and is open.
+     */
     @Test
+    @Diagnosis("Selection is the engine's; a failure means LockProvider.open refused the client URI, or the instance "
+            + "ServiceLoader creates differs from the one under test (name() or features() set through static state "
+            + "or configuration instead of being fixed by the class).")
     @DisplayName("§1.3 Locks.open with the provider's name, instance or provider= parameter uses that provider")
     default void openByNameUsesIt() {
         String name = provider().name();
@@ -81,7 +106,16 @@ public interface DiscoveryContracts extends TckContext {
         }
     }
 
+    /**
+     * With the system property {@code lockspi.provider} cleared, opens a URI of the backend's scheme without a pin. If
+     * the two most preferred installed providers of the scheme have the same {@code priority()}, the open fails within
+     * 2 s with {@code ProviderSelectionException} naming both; otherwise the service is the provider of highest
+     * priority, opened at the backend's bare URI.
+     */
     @Test
+    @Diagnosis("Two providers of one scheme with the same LockProvider.priority() are an ambiguous choice: give a "
+            + "variant or test double a lower priority than the provider applications should get. LockProvider.open "
+            + "must also accept the bare URI, without parameters.")
     @DisplayName("§1.4 Locks.open(uri) takes the single most preferred provider of the scheme, or fails on a tie")
     default void openByPreference() {
         String scheme = backend().scheme();
@@ -109,7 +143,14 @@ public interface DiscoveryContracts extends TckContext {
         }
     }
 
+    /**
+     * With {@code lockspi.provider} set to the provider's name, {@code Locks.open(uri)} opens that provider. Set to a
+     * name no installed provider has, the open fails within 2 s with {@code ProviderSelectionException} naming the
+     * value and the property.
+     */
     @Test
+    @Diagnosis("Pinning is the engine's; a failure means the provider ServiceLoader finds under that name cannot open "
+            + "the client URI, or its LockProvider.name() differs from that of the instance under test.")
     @DisplayName("§1.5 the system property lockspi.provider pins the provider")
     default void systemPropertyPins() {
         String previous = System.getProperty(Locks.PROVIDER_PROPERTY);
@@ -132,7 +173,13 @@ public interface DiscoveryContracts extends TckContext {
         }
     }
 
+    /**
+     * Opens by a provider name that is not installed: {@code ProviderSelectionException} within 2 s, whose message
+     * names the unknown name and lists the installed providers, the provider under test among them.
+     */
     @Test
+    @Diagnosis("The message lists Locks.providers(): a provider missing from the list is not registered for "
+            + "ServiceLoader (see §1.1), or the name() of its registered instance differs from the one under test.")
     @DisplayName("§1.6 an unknown provider name fails at once, listing the installed providers")
     default void unknownNameFails() {
         String unknown = "no-such-provider-" + provider().name();
@@ -142,7 +189,16 @@ public interface DiscoveryContracts extends TckContext {
         assertNames(e, provider().name());
     }
 
+    /**
+     * Opens a URI of a scheme no provider serves: pinned by the provider's name it fails with
+     * {@code ProviderSelectionException} naming the scheme and the provider, given the provider instance with
+     * {@code IllegalArgumentException} naming the scheme, and without a pin with {@code ProviderSelectionException}
+     * naming the scheme; each within 2 s.
+     */
     @Test
+    @Diagnosis("The engine refuses the scheme from LockProvider.schemes() before open() is called: this fails only if "
+            + "schemes() claims any scheme (a custom Set whose contains() is always true) or the lock-api on the "
+            + "class path is not the kit's.")
     @DisplayName("§1.7 a provider that does not serve the URI's scheme is refused at once")
     default void wrongSchemeFails() {
         String scheme = "noscheme" + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 20), 36);
@@ -159,7 +215,15 @@ public interface DiscoveryContracts extends TckContext {
         assertNames(none, scheme);
     }
 
+    /**
+     * Opens a URI whose {@code provider=} parameter names another provider than the one asked for: by name it fails
+     * with {@code ProviderSelectionException} naming both, by instance with one naming the parameter's provider; each
+     * within 2 s.
+     */
     @Test
+    @Diagnosis("The check is the engine's (org.lockspi.internal.ProviderRegistry) and comes before LockProvider.open; "
+            + "if it fails, the lock-api on the class path is not the kit's, e.g. an older copy shaded into the "
+            + "provider's jar.")
     @DisplayName("§1.8 a provider= parameter that disagrees with the provider asked for fails at once")
     default void disagreeingPinsFail() {
         String other = "other-than-" + provider().name();
@@ -173,7 +237,14 @@ public interface DiscoveryContracts extends TckContext {
         assertNames(byInstance, other);
     }
 
+    /**
+     * Opens the client URI with an added parameter {@code noSuchTckParameter=1}, by instance and by name:
+     * {@code IllegalArgumentException} within 2 s naming the parameter, before any connection is made.
+     */
     @Test
+    @Diagnosis("The engine refuses a parameter missing from LockProvider.parameters() before open(): a parameters() "
+            + "that accepts anything (a set built from the URI, or one whose contains() is always true) lets a "
+            + "misspelt option through. It must list exactly the options open() understands.")
     @DisplayName("§1.9 a URI parameter the provider does not accept fails at once, naming the parameter")
     default void unknownParameterFails() {
         String uri = withParameter(clientUri(), "noSuchTckParameter=1");
@@ -185,7 +256,16 @@ public interface DiscoveryContracts extends TckContext {
         assertNames(byName, "noSuchTckParameter");
     }
 
+    /**
+     * Puts a random password in the URI's user part, and in each declared parameter whose name ends with
+     * {@code password}, then provokes every refusal: an unknown parameter, an unknown or disagreeing provider, a
+     * malformed URI, and an open the server refuses or accepts. The password must appear in no exception (message,
+     * {@code toString()}, causes, suppressed exceptions, stack trace) and not in an open service's {@code toString()}.
+     */
     @Test
+    @Diagnosis("Look at the messages LockProvider.open builds and the backend's toString(): the raw URI string, a "
+            + "client library's connection string or exception, or a settings toString() printing a *password "
+            + "parameter leaks it. Name hosts from LockUri.hostList().")
     @DisplayName("§1.10 credentials in a URI never appear in an exception or toString()")
     default void credentialsNeverShown() {
         String secret = "Tck5ecret" + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 30), 36);

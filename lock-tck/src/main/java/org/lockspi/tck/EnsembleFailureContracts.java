@@ -20,9 +20,9 @@ import org.lockspi.Acquirable;
 import org.lockspi.LockFeature;
 import org.lockspi.tck.EnsembleContention.Pass;
 import org.lockspi.tck.internal.Poll;
-import org.lockspi.tck.internal.TempDir;
+import org.lockspi.tck.support.TempDir;
 import org.lockspi.tck.internal.Workers;
-import org.lockspi.tck.process.ChildJvm;
+import org.lockspi.tck.support.ChildJvm;
 import org.lockspi.tck.process.HolderMain;
 
 /**
@@ -44,8 +44,20 @@ public interface EnsembleFailureContracts extends TckContext {
     /** What the bound on the time without a holder allows for the election, over the crash-release bound. */
     int ELECTION_SECONDS = 5;
 
+    /**
+     * (ENSEMBLE, OTHER_PROCESSES) Three clients here pass through a critical section in turn; after six passes the next
+     * holder stays inside while a child JVM waits too, and the ensemble's leader is killed with {@code SIGKILL}. No
+     * pass finds another inside; no lease is {@code HELD} while another client's is; every change is
+     * {@code HELD->UNCERTAIN}, {@code UNCERTAIN->HELD}, {@code UNCERTAIN->LOST} or to {@code RELEASED}; a holder whose
+     * connection was cut sees {@code UNCERTAIN} within {@code C} ({@link #crashReleaseBound()}); after the kill no
+     * lease is {@code HELD} for at most {@code C} + 5 s; the child, then every client here, acquires again; (INSPECT)
+     * nothing is left within {@code C}.
+     */
     @Test
     @Timeout(120)
+    @Diagnosis("On a dropped connection report BackendEvents.connectionSuspended before anything else, and a session "
+            + "expiry as leaseLost only after it: HELD->LOST skipped the suspension. Two HELD leases mean a "
+            + "reconnection was taken for confirmation before the server answered.")
     @DisplayName("§19.1 mutex: killing the ensemble's leader during contention lets no two clients hold it at "
             + "once, no lease is HELD while another client's is, the time without a holder is bounded, and "
             + "work resumes")
@@ -53,8 +65,16 @@ public interface EnsembleFailureContracts extends TckContext {
         failOverDuringContention("§19.1", true);
     }
 
+    /**
+     * (ENSEMBLE, OTHER_PROCESSES) §19.1 with a follower killed instead: the one the holder is connected to where it can
+     * be, else one a waiter is connected to. If the holder's connection was cut it sees {@code UNCERTAIN} within
+     * {@code C}.
+     */
     @Test
     @Timeout(120)
+    @Diagnosis("A follower's death cuts only its clients: the backend must move to another member of the connect "
+            + "string within the session timeout and report connectionRestored, and a waiter that reconnects must "
+            + "check its place in the queue again.")
     @DisplayName("§19.2 mutex: killing a follower of the ensemble during contention lets no two clients hold it "
             + "at once, no lease is HELD while another client's is, the time without a holder is bounded, and "
             + "work resumes")

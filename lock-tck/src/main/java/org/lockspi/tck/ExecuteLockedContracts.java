@@ -43,7 +43,16 @@ public interface ExecuteLockedContracts extends TckContext {
         }
     }
 
+    /**
+     * For every declared kind, {@code executeLocked(10 s, task)} returns the task's value; the task sees its lease
+     * {@code HELD}, named after the lock, with (FENCING_TOKENS) a token of at least 0, while another client's
+     * {@code tryAcquire()} is empty. Afterwards another client acquires within 2 s and (INSPECT) nothing is left. The
+     * same for {@code executeLocked(10 s, action)}, which runs once.
+     */
     @Test
+    @Diagnosis("executeLocked is the engine's, over acquire and release: a lease not HELD in the task has deadlines "
+            + "already past (BackendLease.confirmedUntilNanos/validUntilNanos), a lock still taken after means "
+            + "BackendLease.release left its state (§8.1).")
     @DisplayName("§21.1 executeLocked returns the task's value; the task sees its lease HELD, with a token, while other clients are excluded; the lock is free after")
     default void executeLockedReturnsTheValue() throws InterruptedException {
         List<Kind> kinds = requireSomeKind(provider());
@@ -77,7 +86,15 @@ public interface ExecuteLockedContracts extends TckContext {
         }
     }
 
+    /**
+     * For every declared kind, a task that throws an {@code IOException} makes {@code executeLocked} throw that same
+     * instance, with no suppressed exception; an action that throws {@code IllegalStateException} likewise. After each,
+     * another client acquires within 2 s and (INSPECT) nothing is left.
+     */
     @Test
+    @Diagnosis("A suppressed exception is a failed release: BackendLease.release threw on a healthy server "
+            + "(LockConnectionException, or an exception of a thread-bound client lock); a lock still taken "
+            + "afterwards means release() left its node or key.")
     @DisplayName("§21.2 a task's exception propagates with its type (the same instance) and the lock is released")
     default void executeLockedPropagatesTheTasksException() throws InterruptedException {
         List<Kind> kinds = requireSomeKind(provider());
@@ -104,7 +121,15 @@ public interface ExecuteLockedContracts extends TckContext {
         }
     }
 
+    /**
+     * For every declared kind, another client holds the lock: {@code executeLocked(100 ms, task)} throws
+     * {@code LockTimeoutException} within 100 to 800 ms, with {@code timeout()} 100 ms and a message naming the lock;
+     * the task does not run and the holder still holds. After the holder's release another client acquires within 2 s.
+     */
     @Test
+    @Diagnosis("The timeout is LockBackend.acquire returning null at its Deadline (see §5.3): look for a wait that "
+            + "overshoots it. A holder that lost the lock means the waiter's clean-up deleted by lock name instead of "
+            + "its own entry.")
     @DisplayName("§21.3 a timeout throws LockTimeoutException within the overshoot bound and the task does not run")
     default void executeLockedTimesOutWithoutRunning() throws InterruptedException {
         List<Kind> kinds = requireSomeKind(provider());
@@ -129,7 +154,13 @@ public interface ExecuteLockedContracts extends TckContext {
         }
     }
 
+    /**
+     * On a closed service, {@code executeLocked} with a task and with an action, on locks of every declared kind
+     * obtained before the close, throws {@code IllegalStateException} within 2 s and runs nothing.
+     */
     @Test
+    @Diagnosis("The refusal is the engine's (the service checks it is open before acquiring); a failure means the "
+            + "lock-api on the class path is not the kit's, e.g. an older copy shaded into the provider's jar.")
     @DisplayName("§21.4 on a closed service executeLocked throws IllegalStateException at once and runs nothing")
     default void executeLockedOnAClosedServiceRunsNothing() {
         List<Kind> kinds = requireSomeKind(provider());

@@ -32,8 +32,16 @@ import org.lockspi.tck.internal.Workers;
  */
 public interface FairnessContracts extends TckContext {
 
+    /**
+     * (FAIR, INSPECT) A client holds a mutex and four clients enqueue, each started once the server shows the entry of
+     * the one before. None acquires while the lock is held; after the release they acquire in the order they enqueued.
+     * Three rounds with the same five clients.
+     */
     @Test
     @Timeout(90)
+    @Diagnosis("FAIR promises FIFO across clients: waiters must queue on the server (sequential nodes, a sorted set) "
+            + "and be granted in that order. A provider whose waiters poll with a back-off, or race when woken, must "
+            + "not declare FAIR in LockProvider.features().")
     @DisplayName("§14.1 mutex: waiters from separate clients acquire in the order they enqueued")
     default void waitersAcquireInEnqueueOrder() throws InterruptedException, ExecutionException, TimeoutException {
         requireFeature(LockFeature.FAIR);
@@ -81,8 +89,16 @@ public interface FairnessContracts extends TckContext {
         }
     }
 
+    /**
+     * (FAIR, SEMAPHORE, INSPECT) With one permit, and again with two: other clients hold every permit, four clients
+     * enqueue one after another, the last holder releases one permit, and each waiter releases as soon as it acquires.
+     * They acquire in the order they enqueued, each after the one before released, none while every permit is held.
+     */
     @Test
     @Timeout(90)
+    @Diagnosis("Permit waiters must be served in queue order (Curator's layout: through the internal lock's FIFO; a "
+            + "fair Redis provider: through its queue): a freed permit taken by whichever waiter asks first breaks "
+            + "it. Otherwise do not declare FAIR.")
     @DisplayName("§14.3 semaphore: with one permit and with two, waiters from separate clients get permits in the "
             + "order they enqueued")
     default void semaphoreWaitersInEnqueueOrder() throws InterruptedException, ExecutionException, TimeoutException {
@@ -119,8 +135,17 @@ public interface FairnessContracts extends TckContext {
         }
     }
 
+    /**
+     * (FAIR, READ_WRITE, INSPECT) A client holds the write half, and in a second round the read half; clients enqueue a
+     * writer {@code w0}, readers {@code r1} and {@code r2} and a writer {@code w3}, each releasing as soon as it
+     * acquires. None acquires while the holder holds (with a reader holding, {@code r1} and {@code r2} wait for
+     * {@code w0}); then {@code w0} alone, then {@code r1} and {@code r2} in either order, then {@code w3}.
+     */
     @Test
     @Timeout(90)
+    @Diagnosis("In LockBackend.acquire a reader must wait for every writer queued before it, even while only readers "
+            + "hold, and a writer for every entry before it; a read grant that looks only at current holders lets "
+            + "readers overtake. Otherwise do not declare FAIR.")
     @DisplayName("§14.4 read-write: queued writers and readers are served in queue order; a reader never overtakes "
             + "a writer queued before it")
     default void readWriteWaitersInQueueOrder() throws InterruptedException, ExecutionException, TimeoutException {

@@ -25,8 +25,15 @@ import org.lockspi.tck.process.HolderMain;
  */
 public interface FencingTokenContracts extends TckContext {
 
+    /**
+     * Three clients take turns holding one mutex, three rounds: each holder's {@code fencingToken()} is greater than
+     * the previous holder's.
+     */
     @Test
     @Timeout(60)
+    @Diagnosis("BackendLease.fencingToken() must come from a counter the server raises with every grant of the lock "
+            + "(ZooKeeper: the node's czxid; Redis: a per-lock counter raised in the acquire script), not a "
+            + "client-side counter, a sequence suffix or this JVM's clock.")
     @DisplayName("§13.1 mutex: tokens strictly increase over successive holders from several clients")
     default void mutexTokensIncrease() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
@@ -34,8 +41,13 @@ public interface FencingTokenContracts extends TckContext {
         tokensIncreaseAcrossClients("mutex");
     }
 
+    /**
+     * §13.1 for the non-reentrant mutex.
+     */
     @Test
     @Timeout(60)
+    @Diagnosis("As §13.1 in the non-reentrant mutex's grant path: in Curator's semaphore layout the token must be the "
+            + "czxid of the lease node, not of the internal lock node and not a sequence number.")
     @DisplayName("§13.2 non-reentrant mutex: tokens strictly increase over successive holders from several clients")
     default void nonReentrantMutexTokensIncrease() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
@@ -43,8 +55,15 @@ public interface FencingTokenContracts extends TckContext {
         tokensIncreaseAcrossClients("non-reentrant");
     }
 
+    /**
+     * (RESTART) A client holds and releases a mutex twice; the server restarts with its data; a client opened after the
+     * restart acquires, and its token is greater than every token before the restart.
+     */
     @Test
     @Timeout(60)
+    @Diagnosis("The token's counter must outlive a restart: a zxid does (ZooKeeper starts a new epoch); a Redis "
+            + "counter only with persistence, so floor it by the server clock, max(counter + 1, TIME in "
+            + "microseconds); a counter held in the provider's memory does not.")
     @DisplayName("§13.3 mutex: tokens keep increasing across a server restart")
     default void tokensIncreaseAcrossRestart() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
@@ -58,33 +77,54 @@ public interface FencingTokenContracts extends TckContext {
         assertTrue(after > before, "token after the restart " + after + " > token before it " + before);
     }
 
+    /**
+     * (EMPTY_STATE_REMOVAL) A client holds and releases a mutex three times ((INSPECT) nothing is left), and
+     * {@link TckBackend#removeEmptyState(String)} removes what a reaper would (ZooKeeper: the empty parent nodes); two
+     * clients then acquire in turn, each with a token greater than every earlier one.
+     */
     @Test
     @Timeout(60)
+    @Diagnosis("A token taken from state removed with the lock starts again: a ZooKeeper sequence suffix restarts at "
+            + "0 under a recreated parent (use the czxid), a Redis counter key that expires needs the server-clock "
+            + "floor.")
     @DisplayName("§13.4 mutex: tokens keep increasing after the lock's empty parent nodes were removed")
     default void mutexTokensIncreaseAfterParentRemoval() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
         requireFeature(LockFeature.REENTRANT_MUTEX);
-        requireCapability(TckBackend.Capability.PARENT_REMOVAL);
+        requireCapability(TckBackend.Capability.EMPTY_STATE_REMOVAL);
         tokensIncreaseAfterParentRemoval("mutex");
     }
 
+    /**
+     * (EMPTY_STATE_REMOVAL) §13.4 for the non-reentrant mutex.
+     */
     @Test
     @Timeout(60)
+    @Diagnosis("As §13.4 for the non-reentrant mutex's nodes or keys: Curator's semaphore layout recreates its leases "
+            + "and locks parents, so a token from the lease node's sequence restarts at 0; take the czxid.")
     @DisplayName("§13.5 non-reentrant mutex: tokens keep increasing after the lock's empty parent nodes were removed")
     default void nonReentrantTokensIncreaseAfterParentRemoval() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
         requireFeature(LockFeature.NON_REENTRANT_MUTEX);
-        requireCapability(TckBackend.Capability.PARENT_REMOVAL);
+        requireCapability(TckBackend.Capability.EMPTY_STATE_REMOVAL);
         tokensIncreaseAfterParentRemoval("non-reentrant");
     }
 
+    /**
+     * (COUNTERS_ABOVE_32_BITS) For every declared kind (the semaphore with one permit) and the read half, two clients
+     * take turns, two rounds, on a backend whose counters start above 2^32: every token is above 2^32 and greater than
+     * the one before.
+     */
     @Test
     @Timeout(60)
+    @Diagnosis("The token was cut to 32 bits on its way to BackendLease.fencingToken(): look for an int (a cast, "
+            + "Integer.parseInt, the low word of a zxid) or a Lua number printed in its default format; keep it a "
+            + "long end to end.")
     @DisplayName("§13.6 every kind: on a backend whose counters start above 2^32, every token is above 2^32 and "
             + "tokens still increase")
     default void tokensAboveTwoToThe32() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
-        requireCapability(TckBackend.Capability.HIGH_COUNTERS);
+        requireCapability(TckBackend.Capability.COUNTERS_ABOVE_32_BITS);
         List<String> kinds = new ArrayList<>();
         for (Kind kind : requireSomeKind(provider())) {
             kinds.add(kind.toString());
@@ -95,7 +135,7 @@ public interface FencingTokenContracts extends TckContext {
         List<LockService> clients = List.of(openClient(), openClient());
         for (String kind : kinds) {
             String name = uniqueName("fencing-high-" + kind);
-            long last = TckBackend.HIGH_COUNTER_FLOOR;
+            long last = TckBackend.COUNTER_FLOOR;
             List<Long> tokens = new ArrayList<>();
             for (int round = 0; round < 2; round++) {
                 for (LockService client : clients) {
@@ -105,7 +145,7 @@ public interface FencingTokenContracts extends TckContext {
                     }
                     tokens.add(token);
                     assertTrue(token > last, kind + ": tokens of successive holders of '" + name + "' must be above "
-                            + "2^32 = " + TckBackend.HIGH_COUNTER_FLOOR + " and increase (a token cut to 32 bits "
+                            + "2^32 = " + TckBackend.COUNTER_FLOOR + " and increase (a token cut to 32 bits "
                             + "is not): " + tokens);
                     last = token;
                 }
@@ -131,7 +171,7 @@ public interface FencingTokenContracts extends TckContext {
         if (backend().capabilities().contains(TckBackend.Capability.INSPECT)) {
             assertEquals(List.of(), backend().residue(name), "no entry left before the removal");
         }
-        backend().removeEmptyParents(name);
+        backend().removeEmptyState(name);
         long after = rounds(List.of(client, openClient()), kind, name, 1, before);
         assertTrue(after > before, "token after the parents were removed " + after + " > token before " + before);
     }

@@ -29,7 +29,14 @@ import org.lockspi.tck.internal.Kind;
 /** §8 Hygiene and lifecycle: nothing left on the server, in the JVM or in a lease after release and close. */
 public interface HygieneContracts extends TckContext {
 
+    /**
+     * (INSPECT) For every declared kind, a held lock shows state in {@link TckBackend#residue(String)} and none right
+     * after its release; the same for the read half, and for a semaphore of 3 after two permits are taken and released.
+     */
     @Test
+    @Diagnosis("BackendLease.release must remove all its acquisition's state before it returns: look for a forgotten "
+            + "delete (the node stays until the session ends), a semaphore's internal lock node or permit member "
+            + "left, or a delete done after release() returns.")
     @DisplayName("§8.1 nothing is left on the server once every lease is released, for every kind")
     default void noResidueAfterRelease() throws InterruptedException {
         List<Kind> kinds = requireSomeKind(provider());
@@ -57,7 +64,14 @@ public interface HygieneContracts extends TckContext {
         }
     }
 
+    /**
+     * A service closed twice reports {@code isClosed()} true after each close, and still answers {@code providerName()}
+     * and {@code features()} with the provider's name and features.
+     */
     @Test
+    @Diagnosis("The engine closes the backend once and passes its exception on from LockService.close(): "
+            + "LockBackend.close() must not throw on a healthy server (a client library closed twice, a pool closed "
+            + "with a connection still borrowed, an executor's awaitTermination failing).")
     @DisplayName("§8.2 close() is idempotent; isClosed(), providerName() and features() still answer")
     default void closeIdempotent() {
         LockService client = openClient();
@@ -70,7 +84,15 @@ public interface HygieneContracts extends TckContext {
         assertEquals(provider().features(), client.features());
     }
 
+    /**
+     * After close, the factory of every declared kind throws {@code IllegalStateException}, and so do
+     * {@code acquire()}, {@code acquire(10 s)}, {@code tryAcquire()}, {@code tryAcquire(10 s)} and
+     * {@code asJavaLock().tryLock()} of locks obtained before the close; each within 2 s.
+     */
     @Test
+    @Diagnosis("The engine refuses these before the backend is called (EngineService.checkOpen); a hang or another "
+            + "exception means the lock-api on the class path is not the kit's, e.g. an older copy shaded into the "
+            + "provider's jar.")
     @DisplayName("§8.3 after close every other method throws IllegalStateException, also on locks obtained before")
     default void closedServiceRefuses() {
         List<Kind> kinds = requireSomeKind(provider());
@@ -96,7 +118,15 @@ public interface HygieneContracts extends TckContext {
         }
     }
 
+    /**
+     * A client holds one lock of every declared kind and its service is closed: each lease is {@code RELEASED}, a
+     * further {@code release()} does nothing, another client acquires each lock within 10 s, and (INSPECT) nothing is
+     * left on the server.
+     */
     @Test
+    @Diagnosis("LockBackend.close must free every lease on the server before it returns: close the session (its "
+            + "ephemeral nodes go with it) or delete each lease's keys; a close that forgets the client or leaves the "
+            + "keys to expire keeps other clients out for up to the lease time.")
     @DisplayName("§8.4 closing a service turns its leases RELEASED and frees them on the server")
     default void closeReleasesLeases() throws InterruptedException {
         List<Kind> kinds = requireSomeKind(provider());
@@ -124,7 +154,15 @@ public interface HygieneContracts extends TckContext {
         }
     }
 
+    /**
+     * For every declared kind, another client holds the lock and a thread of a second service waits in
+     * {@code acquire()}. Closing the second service makes the waiter fail with {@code IllegalStateException} within 4
+     * s; (INSPECT) once the holder releases, nothing is left.
+     */
     @Test
+    @Diagnosis("LockBackend.close must wake every waiting acquire (signal its condition or watch object), which then "
+            + "deletes its entry and throws IllegalStateException: look for a waiter that sleeps to its deadline or "
+            + "next poll, or skips its clean-up once closed.")
     @DisplayName("§8.5 an acquisition waiting in another thread fails with IllegalStateException when its service closes")
     default void closeFailsWaiters() throws InterruptedException {
         for (Kind kind : requireSomeKind(provider())) {
@@ -144,7 +182,15 @@ public interface HygieneContracts extends TckContext {
         }
     }
 
+    /**
+     * Opens a client, takes and releases every declared kind (adding a listener where LOST_NOTIFICATION is declared)
+     * and closes it, twice. A thread alive 5 s after the second close that was not alive before it (JVM and test
+     * framework threads aside) fails the rule, listed with its stack.
+     */
     @Test
+    @Diagnosis("LockBackend.close must stop and join every thread the backend started: renewal or heartbeat "
+            + "scheduler, cleaner, pub/sub watch, the client library's event and I/O threads; look for an executor "
+            + "shut down without awaitTermination or a client not closed.")
     @DisplayName("§8.6 no thread started by a client outlives its close()")
     default void noThreadsAfterClose() throws InterruptedException {
         List<Kind> kinds = requireSomeKind(provider());
@@ -191,7 +237,13 @@ public interface HygieneContracts extends TckContext {
                 || n.startsWith("InnocuousThread") || n.startsWith("process reaper");
     }
 
+    /**
+     * For every declared kind, the same name gives the same instance twice, {@code asJavaLock()} the same view twice,
+     * and {@code name()} returns the name; {@code readWriteLock(name)} gives the same instance twice.
+     */
     @Test
+    @Diagnosis("The handle cache is the engine's (EngineService); a failure means the lock-api on the class path is "
+            + "not the kit's, e.g. an older copy shaded into the provider's jar.")
     @DisplayName("§8.7 handles are cached per service: the same name gives the same instance, and so does asJavaLock()")
     default void handlesCached() {
         List<Kind> kinds = requireSomeKind(provider());

@@ -34,7 +34,14 @@ public interface InspectionContracts extends TckContext {
     /** How far the server's clock may be from this JVM's when a holder's time is checked. */
     java.time.Duration CLOCK = BOUND;
 
+    /**
+     * {@code inspect(name)} of a lock no client used equals {@code LockInfo.empty(name)}: kind {@code NONE}, no holder,
+     * no waiter, the name as given.
+     */
     @Test
+    @Diagnosis("LockBackend.inspect must return LockInfo.empty(name) when the server has no state for the key: a "
+            + "missing node or nil reply is not an error, and a view built from an absent key must not report kind "
+            + "MUTEX.")
     @DisplayName("§22.1 a lock with no state on the server shows as an empty view: kind NONE, no holder, no waiter")
     default void freeLockShowsNothing() {
         requireFeature(LockFeature.INSPECTION);
@@ -44,7 +51,17 @@ public interface InspectionContracts extends TckContext {
         assertFalse(info.isHeld());
     }
 
+    /**
+     * For the mutex and the non-reentrant mutex (each declared), a held lock is inspected by its holder's client and by
+     * another: one holder and no waiter; kind {@code MUTEX} and mode {@code EXCLUSIVE} for the mutex, {@code MUTEX} or
+     * {@code SEMAPHORE} for the non-reentrant mutex; the lease's token (FENCING_TOKENS) or none; a time, if shown,
+     * within 2 s of the acquisition; {@code own} true for the holder's client only. After the release the view is
+     * empty.
+     */
     @Test
+    @Diagnosis("Look at LockBackend.inspect: own must match this backend's live leases (node paths, owner tokens), "
+            + "the token must be BackendLease.fencingToken()'s (the czxid, not a sequence), the time the server's "
+            + "grant time in epoch milliseconds.")
     @DisplayName("§22.2 a held mutex shows one holder with the lease's token and time, own only to its client")
     default void heldMutexShowsItsHolder() throws InterruptedException {
         requireFeature(LockFeature.INSPECTION);
@@ -80,7 +97,15 @@ public interface InspectionContracts extends TckContext {
         }
     }
 
+    /**
+     * A client holds a mutex and three clients start waiting one after another: {@code waiters()} shows 1, 2, then 3,
+     * each within 2 s, with the one holder and its token. After every waiter has acquired and released, the view is
+     * empty.
+     */
     @Test
+    @Diagnosis("LockBackend.inspect must count the waiting acquisitions (ZooKeeper: the nodes that do not hold; "
+            + "Redis: the waiter keys): look for a count that includes the holder, waiter marks set only after a "
+            + "first poll, or marks that earlier waiters left.")
     @DisplayName("§22.3 acquisitions waiting for a held mutex are counted; after they pass the view is empty")
     default void waitersAreCounted() throws InterruptedException {
         requireFeature(LockFeature.INSPECTION);
@@ -113,7 +138,16 @@ public interface InspectionContracts extends TckContext {
         assertEquals(LockInfo.empty(name), observer.inspect(name), "after every waiter passed");
     }
 
+    /**
+     * Two clients hold the read half: kind {@code READ_WRITE}, two {@code READ} holders with their tokens and times,
+     * one {@code own} to the first client. A third client's writer waits: 1 waiter, the two readers hold. Both readers
+     * release: the writer alone, mode {@code WRITE}, not {@code own} to an observer, no waiter; after its release the
+     * view is empty.
+     */
     @Test
+    @Diagnosis("LockBackend.inspect must apply the read-write rule: readers ahead of the first writer hold, the rest "
+            + "wait. Look for a view that shows every node as a holder, the queued writer as a holder, or forgets the "
+            + "reader set kept beside the lock key.")
     @DisplayName("§22.4 a read-write lock shows its readers, a waiting writer, then the writer alone")
     default void readWriteShowsReadersAndWriter() throws InterruptedException {
         requireFeature(LockFeature.INSPECTION);
@@ -162,7 +196,16 @@ public interface InspectionContracts extends TckContext {
         assertEquals(LockInfo.empty(name), observer.inspect(name), "after the write was released");
     }
 
+    /**
+     * Two clients hold both permits of a semaphore of 2: kind {@code SEMAPHORE}, {@code permitsInUse()} 2,
+     * {@code PERMIT} holders with the leases' tokens, none {@code own} to an observer, no waiter. A third client waits:
+     * 1 waiter, still 2 in use. One permit is released: the waiter acquires, 2 in use, one {@code own} to the waiter's
+     * client; after every release the view is empty.
+     */
     @Test
+    @Diagnosis("For a semaphore LockBackend.inspect counts lease entries as holders and queued entries as waiters "
+            + "(ZooKeeper: leases/ and locks/ children; Redis: live members of the permit set): an internal lock node "
+            + "counted as a permit, or expired members, give wrong numbers.")
     @DisplayName("§22.5 a semaphore shows its permits in use, each with its token, and a waiter for a permit")
     default void semaphoreShowsPermitsInUse() throws InterruptedException {
         requireFeature(LockFeature.INSPECTION);
@@ -205,7 +248,14 @@ public interface InspectionContracts extends TckContext {
         assertEquals(LockInfo.empty(name), observer.inspect(name), "after every permit was released");
     }
 
+    /**
+     * For every declared kind, a held lock's view {@code isHeld()}, and the read half's holder has mode {@code READ};
+     * after each release the view is empty.
+     */
     @Test
+    @Diagnosis("LockBackend.inspect must recognise each kind's layout (a semaphore's children or permit set, the "
+            + "reader set); a view not empty after release means BackendLease.release left state (§8.1), or inspect "
+            + "takes an empty parent or member set for a holder.")
     @DisplayName("§22.6 after every kind is released its view is empty")
     default void releasedLocksShowNothing() throws InterruptedException {
         requireFeature(LockFeature.INSPECTION);
@@ -226,7 +276,17 @@ public interface InspectionContracts extends TckContext {
         }
     }
 
+    /**
+     * One client holds {@code <base>/a}, {@code <base>/b/c}, {@code <base>/user:ann@example.com} (its key starts with
+     * {@code ~}), {@code <base>-x} and another name. {@code list("<base>/")} is exactly the first three, sorted;
+     * {@code list("<base>")} adds {@code <base>-x}; {@code list("")} contains all five; {@code list("<base>/user:")} is
+     * the third alone; {@code list("<base>/zz")} and {@code list("<base>//")} are empty. After the releases
+     * {@code list("<base>")} is empty.
+     */
     @Test
+    @Diagnosis("LockBackend.list may return more names than match, never fewer: look for a walk that stops one level "
+            + "down (misses b/c), a scan matching the raw prefix against '~' keys (misses user:), or names not mapped "
+            + "back; locks with only empty parents left must not be listed.")
     @DisplayName("§22.7 list(prefix) names the held locks that start with the prefix, and no others")
     default void listNamesHeldLocks() throws InterruptedException {
         requireFeature(LockFeature.INSPECTION);
@@ -262,7 +322,14 @@ public interface InspectionContracts extends TckContext {
         assertEquals(List.of(), observer.list(base), "list('" + base + "') after every release");
     }
 
+    /**
+     * {@code inspect(null)} and {@code list(null)} throw {@code NullPointerException}; {@code inspect} of the empty
+     * name, of a name with an unpaired surrogate and of a name of 4097 bytes throws {@code IllegalArgumentException};
+     * all within 2 s.
+     */
     @Test
+    @Diagnosis("These checks are the engine's, made before LockBackend.inspect and list are called; a failure means "
+            + "the lock-api on the class path is not the kit's, e.g. an older copy shaded into the provider's jar.")
     @DisplayName("§22.8 inspect and list refuse bad arguments at once: null, and names no lock can have")
     default void badNamesRefused() {
         requireFeature(LockFeature.INSPECTION);

@@ -13,7 +13,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,8 +27,9 @@ import org.lockspi.tck.internal.FencedRegister;
 import org.lockspi.tck.internal.LeaderCalls;
 import org.lockspi.tck.internal.LeaderCalls.Call;
 import org.lockspi.tck.internal.Poll;
-import org.lockspi.tck.internal.TcpProxy;
-import org.lockspi.tck.process.ChildJvm;
+import org.lockspi.tck.report.NotApplicable;
+import org.lockspi.tck.support.TcpProxy;
+import org.lockspi.tck.support.ChildJvm;
 import org.lockspi.tck.process.HolderMain;
 
 /**
@@ -41,8 +41,18 @@ import org.lockspi.tck.process.HolderMain;
  */
 public interface LeadershipContracts extends TckContext {
 
+    /**
+     * Three participants (separate clients) join an election: exactly one is elected, and {@code participants()} names
+     * the three. Closing the leader ends its term before {@code close()} returns ({@code checkValid()} throws
+     * {@code NotLeaderException}), its listener is told {@code CLOSED} before anyone else is elected, and another
+     * participant is elected with a greater token; three rounds. No two acting spans overlap, no stale write is
+     * accepted, and closed participants are no longer listed.
+     */
     @Test
     @Timeout(60)
+    @Diagnosis("Leadership is the engine's, built on the mutex: the provider fails here where its mutex fails, by a "
+            + "grant to a second participant (§3.1), tokens that do not grow (§13.1), or a close that does not free "
+            + "the leader lock and the registration (LockBackend.close, §8.4).")
     @DisplayName("§20.1 one participant of three leads; closing the leader elects another, with a greater token, and "
             + "no two act at once")
     default void oneLeaderAmongParticipants() throws InterruptedException {
@@ -87,8 +97,15 @@ public interface LeadershipContracts extends TckContext {
         }
     }
 
+    /**
+     * (CRASH_RELEASE, OTHER_PROCESSES) A child JVM leads and two participants here have joined (listed by
+     * {@code participants()}); the child is killed with {@code SIGKILL}. A participant here is elected within {@code C}
+     * ({@link #crashReleaseBound()}) of the kill with a greater token, and no two acting spans overlap.
+     */
     @Test
     @Timeout(90)
+    @Diagnosis("The dead leader's mutex must be freed within C (see §11.1: ephemeral nodes, keys with a TTL), and a "
+            + "waiting participant must notice it: a watch, or a poll whose back-off stays well under the bound.")
     @DisplayName("§20.2 a leader killed with SIGKILL is replaced within the crash-release bound, by a term with a "
             + "greater token")
     default void killedLeaderIsReplaced() throws InterruptedException {
@@ -125,8 +142,17 @@ public interface LeadershipContracts extends TckContext {
         }
     }
 
+    /**
+     * (FORCE_LOSS) A participant leads and another has joined; {@code forceLoss} of the leader lock ends the leader's
+     * claim on the server. The leader is told {@code UNCERTAIN} or {@code LOST} and a new term begins, each callback
+     * within {@code C} + 2 s, with a greater token; the old term stays ended and its late write is refused. Closing the
+     * new leader elects the other participant with a greater token; no stale write is accepted.
+     */
     @Test
     @Timeout(90)
+    @Diagnosis("The client must learn of the loss at its next contact and report it (leaseLost, or "
+            + "connectionSuspended first): ZooKeeper at session expiry, Redis when a renewal finds the key gone. Its "
+            + "next LockBackend.acquire must then succeed (see §12.5).")
     @DisplayName("§20.3 a leader whose session the server ends stops leading, the next term has a greater token, "
             + "the old leader's late write is refused, and both participants keep taking part")
     default void leaderWithLostSessionStopsAndRejoins() throws InterruptedException {
@@ -189,13 +215,24 @@ public interface LeadershipContracts extends TckContext {
         }
     }
 
+    /**
+     * (PARTITION, ENDS_SILENT_SESSIONS) The leader's client goes through the proxy, the other participant's directly;
+     * the proxy black-holes. The first callback is the cut-off leader's stop for {@code UNCERTAIN}, within {@code C} +
+     * 10 s, and the next the other's election, within {@code C} + 10 s after it, with a greater token; no two acting
+     * spans overlap and no stale write is accepted. After the heal, closing the new leader elects the cut-off
+     * participant again with a greater token.
+     */
     @Test
     @Timeout(120)
+    @Diagnosis("The cut-off leader must stop at UNCERTAIN, when BackendLease.confirmedUntilNanos() runs out (about "
+            + "half the session or lease time), before validUntilNanos() lets the server free the lock; after the "
+            + "heal it must reconnect and acquire anew (see §18.1).")
     @DisplayName("§20.4 a leader cut off from the server by a partition stops leading before another participant "
             + "is elected: never two acting leaders; after the heal it rejoins")
     default void partitionedLeaderStopsBeforeAnotherIsElected() throws InterruptedException {
         requireLeadership();
         requireCapability(TckBackend.Capability.PARTITION);
+        requireCapability(TckBackend.Capability.ENDS_SILENT_SESSIONS);
         String election = uniqueName("election-cut");
         Duration bound = crashReleaseBound().plusSeconds(10);
         try (FencedRegister register = new FencedRegister(); LeaderCalls calls = new LeaderCalls(register);
@@ -235,8 +272,17 @@ public interface LeadershipContracts extends TckContext {
         }
     }
 
+    /**
+     * Participant a leads and b has joined; b's {@code stepDown()} returns false. a's {@code stepDown()} returns true
+     * and ends its term before it returns; a is told {@code STEPPED_DOWN}, then b is elected with a greater token; when
+     * b steps down, a leads again with a greater token still (a asks again 1 s after its step-down, b after 5 s). Each
+     * callback comes within 11 s, and no two acting spans overlap.
+     */
     @Test
     @Timeout(60)
+    @Diagnosis("A step-down is the engine releasing the leader mutex: a BackendLease.release that does not free the "
+            + "lock at once, or a waiter that the release does not wake (no watch or wake-up, a poll near 5 s), "
+            + "delays the hand-over.")
     @DisplayName("§20.5 a leader that steps down is told at once and another participant is elected; the one that "
             + "stepped down leads again when that one steps down")
     default void stepDownHandsOver() throws InterruptedException {
@@ -277,8 +323,16 @@ public interface LeadershipContracts extends TckContext {
         }
     }
 
+    /**
+     * For a provider that lacks REENTRANT_MUTEX, FENCING_TOKENS or LOST_NOTIFICATION, {@code Leadership.join} throws
+     * {@code UnsupportedOperationException} whose message names the missing features. A provider that declares all
+     * three has nothing to check here: the rule is not applicable.
+     */
     @Test
     @Timeout(30)
+    @Diagnosis("The refusal is the engine's (Leadership.join reads the service's features, taken from "
+            + "LockProvider.features() at open); a failure means features() changes between calls, or the lock-api on "
+            + "the class path is not the kit's.")
     @DisplayName("§20.6 without REENTRANT_MUTEX, FENCING_TOKENS or LOST_NOTIFICATION a join throws "
             + "UnsupportedOperationException naming what is missing")
     default void leadershipNeedsItsFeatures() {
@@ -286,7 +340,7 @@ public interface LeadershipContracts extends TckContext {
                 LockFeature.LOST_NOTIFICATION);
         missing.removeAll(provider().features());
         if (missing.isEmpty()) {
-            Assumptions.abort("provider '" + provider().name() + "' declares REENTRANT_MUTEX, FENCING_TOKENS and "
+            throw new NotApplicable("provider '" + provider().name() + "' declares REENTRANT_MUTEX, FENCING_TOKENS and "
                     + "LOST_NOTIFICATION");
         }
         UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
@@ -303,13 +357,12 @@ public interface LeadershipContracts extends TckContext {
 
     /** Prints one line of measured times. */
     private void figures(String rule, String text) {
-        String t = Checks.sessionOrLeaseTime(clientUri()).map(d -> "T=" + d.toMillis() + " ms").orElse("T unknown");
-        System.out.println("[§20 figures] " + rule + " provider '" + provider().name() + "', " + t + ": " + text);
+        System.out.println("[§20 figures] " + rule + " provider '" + provider().name() + "', T="
+                + leaseSpan().toMillis() + " ms: " + text);
     }
 
     private String since(long from, long at) {
         long ms = (at - from) / 1_000_000;
-        return ms + " ms" + Checks.sessionOrLeaseTime(clientUri()).map(d -> String.format(Locale.ROOT, " (%.2f T)",
-                (double) ms / d.toMillis())).orElse("");
+        return ms + " ms" + String.format(Locale.ROOT, " (%.2f T)", (double) ms / leaseSpan().toMillis());
     }
 }

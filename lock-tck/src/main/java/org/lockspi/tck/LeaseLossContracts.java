@@ -28,8 +28,17 @@ import org.lockspi.tck.process.HolderMain;
  */
 public interface LeaseLossContracts extends TckContext {
 
+    /**
+     * (FORCE_LOSS) A client holds a mutex with a listener, and {@link TckBackend#forceLoss(String)} ends its state on
+     * the server. Within {@link #crashReleaseBound()} the lease is {@code LOST}, not held, and not held by the thread;
+     * the listener saw only {@code HELD->UNCERTAIN}, {@code UNCERTAIN->HELD}, {@code HELD->LOST} and
+     * {@code UNCERTAIN->LOST}, exactly one change to {@code LOST}, last, each call naming the lease.
+     */
     @Test
     @Timeout(60)
+    @Diagnosis("The backend must learn of the loss and report it: set BackendLease.isLost(), then call "
+            + "BackendEvents.leaseLost (ZooKeeper: on session expiry; Redis: when a renewal finds the key gone or "
+            + "another owner's). A renewal that recreates a deleted key hides the loss.")
     @DisplayName("§12.1 mutex: a lease whose session the server ended turns LOST and its listener is told")
     default void lostLeaseIsReported() throws InterruptedException {
         requireLossSetup(LockFeature.REENTRANT_MUTEX);
@@ -55,8 +64,18 @@ public interface LeaseLossContracts extends TckContext {
         }
     }
 
+    /**
+     * (FORCE_LOSS) A client's mutex lease is lost by {@code forceLoss}; another client acquires within
+     * {@link #crashReleaseBound()}, and (INSPECT) its entry is the only one. The old client acquires and releases
+     * another lock (a ZooKeeper client then has a new session), then releases its {@code LOST} lease: no exception, the
+     * old lease stays ended, (INSPECT) the server state is unchanged, the new lease is {@code HELD} and a third client
+     * is excluded. After the new holder releases, nothing is left.
+     */
     @Test
     @Timeout(60)
+    @Diagnosis("BackendLease.release after a loss must touch only its own state: compare the owner token before "
+            + "deleting (Redis), delete only its own node and not once its session has changed (ZooKeeper); a lost "
+            + "lease's release never throws.")
     @DisplayName("§12.2 mutex: after a loss another client acquires, and the old holder's late release leaves the "
             + "new holder's lock alone")
     default void lateReleaseOfLostMutexLeavesNewHolderAlone() throws InterruptedException {
@@ -64,8 +83,14 @@ public interface LeaseLossContracts extends TckContext {
         lateReleaseLeavesNewHolderAlone("mutex");
     }
 
+    /**
+     * (FORCE_LOSS) §12.2 for the non-reentrant mutex; in ZooKeeper it uses Curator's semaphore layout, with its
+     * {@code locks} and {@code leases} children.
+     */
     @Test
     @Timeout(60)
+    @Diagnosis("As §12.2 in the non-reentrant mutex's release: a lease node deleted by position, or a permit removed "
+            + "by count instead of by its own member or path, deletes the new holder's.")
     @DisplayName("§12.3 non-reentrant mutex: after a loss another client acquires, and the old holder's late "
             + "release leaves the new holder's lease alone")
     default void lateReleaseOfLostNonReentrantMutexLeavesNewHolderAlone() throws InterruptedException {
@@ -73,8 +98,15 @@ public interface LeaseLossContracts extends TckContext {
         lateReleaseLeavesNewHolderAlone("non-reentrant");
     }
 
+    /**
+     * (FORCE_LOSS) A lease turns {@code LOST} by {@code forceLoss} within {@link #crashReleaseBound()}; a listener
+     * added afterwards is called once within 5 s, with current state {@code LOST}, and given that lease.
+     */
     @Test
     @Timeout(60)
+    @Diagnosis("Calling a listener added to a LOST lease is the engine's (it is told the current state on the "
+            + "service's event thread), so once §12.1 passes the provider cannot cause this; if it fails, the "
+            + "lock-api on the class path is not the kit's.")
     @DisplayName("§12.4 a listener added after the loss is called at once with LOST")
     default void listenerAddedAfterLossIsCalled() throws InterruptedException {
         requireLossSetup(LockFeature.REENTRANT_MUTEX);
@@ -92,8 +124,16 @@ public interface LeaseLossContracts extends TckContext {
         assertSame(lease, late.leases().get(0));
     }
 
+    /**
+     * (FORCE_LOSS) A client loses its mutex lease by {@code forceLoss} and acquires the same lock again within
+     * {@link #crashReleaseBound()}: the new lease is {@code HELD}, the hold count 1, the old lease stays {@code LOST},
+     * and (FENCING_TOKENS) the new token is greater. After both are released (INSPECT) nothing is left.
+     */
     @Test
     @Timeout(60)
+    @Diagnosis("After a session loss LockBackend.acquire must serve again: open a new session (ZooKeeper) or use a "
+            + "fresh owner token (Redis) instead of failing with the expired one; the lost lease's "
+            + "BackendLease.release must not delete the new entry.")
     @DisplayName("§12.5 a client whose session the server ended acquires again, with a greater token")
     default void clientAcquiresAgainAfterLoss() throws InterruptedException {
         requireLossSetup(LockFeature.REENTRANT_MUTEX);

@@ -25,7 +25,15 @@ import org.lockspi.tck.internal.Async;
 /** §3 Mutual exclusion: separate services are separate clients, and one of them at a time holds a mutex. */
 public interface MutualExclusionContracts extends TckContext {
 
+    /**
+     * Client a holds a mutex: client b's {@code tryAcquire()} and client c's {@code tryAcquire(300 ms)} return empty,
+     * and b's {@code isHeldByCurrentThread()} is false. After a's release b acquires within 10 s, and c's
+     * {@code tryAcquire()} is then empty.
+     */
     @Test
+    @Diagnosis("LockBackend.acquire granted a lock another client holds: look at the grant test (a busy reply of the "
+            + "acquire script taken for a grant, a predicate that does not look at the first node) and at a release "
+            + "that deletes another client's entry.")
     @DisplayName("§3.1 a held mutex excludes every other client until it is released")
     default void heldMutexExcludesOtherClients() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -44,7 +52,14 @@ public interface MutualExclusionContracts extends TckContext {
         next.get().release();
     }
 
+    /**
+     * One thread holds a mutex through service a; through service b, in the same thread, {@code tryAcquire()} and
+     * {@code tryAcquire(300 ms)} return empty, b's hold count stays 0 and a's is 1.
+     */
     @Test
+    @Diagnosis("The owner a backend stores must identify the service (one LockBackend), not the thread or the "
+            + "process: look at the owner token or node prefix LockBackend.acquire builds, and at static state shared "
+            + "by the backends LockProvider.open returns.")
     @DisplayName("§3.2 two services used by one thread are two clients: they exclude each other")
     default void servicesInOneThreadExclude() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -60,7 +75,14 @@ public interface MutualExclusionContracts extends TckContext {
         }
     }
 
+    /**
+     * Three clients with two threads each take one mutex ten times per thread, started together, and count the holders
+     * inside the critical section. The count must never exceed one, and all 60 sections must complete within 40 s.
+     */
     @Test
+    @Diagnosis("Two holders come from a grant that is not decided atomically on the server (a read then a write in "
+            + "two calls instead of one script or one sequential create) or a waiter that takes the lock when woken "
+            + "without checking again; lost sections from a lost wake-up.")
     @DisplayName("§3.3 clients x threads hammering one mutex: never two holders, every section completes")
     default void neverTwoHolders() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -100,7 +122,14 @@ public interface MutualExclusionContracts extends TckContext {
         assertEquals(clients * threadsPerClient * rounds, completed.get(), "completed critical sections");
     }
 
+    /**
+     * Client a holds a mutex and client b waits for it in {@code acquire(10 s)}. From a's release to b's acquisition at
+     * most 2 s pass, and a then cannot take the mutex back.
+     */
     @Test
+    @Diagnosis("The release did not wake the waiter: look at what the wait loop of LockBackend.acquire watches (the "
+            + "wrong node, a watch set after the node was gone), a lost pub/sub message with a polling fallback "
+            + "slower than 2 s, or a release that wakes no local waiter.")
     @DisplayName("§3.4 a waiting client gets the mutex when the holder releases it")
     default void waiterGetsReleasedMutex() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);

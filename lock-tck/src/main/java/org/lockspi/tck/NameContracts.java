@@ -30,7 +30,15 @@ import org.lockspi.tck.internal.NameSamples;
  */
 public interface NameContracts extends TckContext {
 
+    /**
+     * For every declared kind, acquires and releases names of the readable form at its edges: a plain stem, two and
+     * three segments, eight segments, a 64-character segment, the characters {@code A-_.z9}, and a name of exactly 255
+     * characters. Each is its own key, {@code name()} and {@code lockName()} return it, and the lease is held.
+     */
     @Test
+    @Diagnosis("LockBackend.acquire gets the key in AcquireRequest.name() and must store it as it is: look for a path "
+            + "or key builder that rejects or rewrites '/', '.', '-' or '_', or a length or depth limit below 255 "
+            + "characters or eight segments.")
     @DisplayName("§2.1 every name of the readable form is accepted by every kind and is its own key: 8 segments, 64-character segments, 255 characters")
     default void validNamesAccepted() throws InterruptedException {
         List<Kind> kinds = requireSomeKind(provider());
@@ -66,7 +74,13 @@ public interface NameContracts extends TckContext {
         return names;
     }
 
+    /**
+     * Asks every declared kind for a lock named {@code null}: {@code NullPointerException} within 2 s.
+     */
     @Test
+    @Diagnosis("Name checks are the engine's (org.lockspi.internal.Names), before the provider is called; if this "
+            + "fails, the lock-api on the class path is not the kit's, e.g. an older copy shaded into the provider's "
+            + "jar.")
     @DisplayName("§2.2 a null name throws NullPointerException from every kind")
     default void nullNameRejected() {
         requireSomeKind(provider());
@@ -76,7 +90,15 @@ public interface NameContracts extends TckContext {
         }
     }
 
+    /**
+     * Asks every declared kind for the empty name, names with an unpaired surrogate (a lone high or low surrogate, a
+     * reversed pair, a high surrogate at the end) and names just over 4096 UTF-8 bytes of one-, two- and four-byte
+     * characters. Each throws {@code IllegalArgumentException} within 2 s whose message names the problem
+     * ({@code empty}, {@code unpaired surrogate}, or the byte count and the name's start), under 400 characters.
+     */
     @Test
+    @Diagnosis("These checks are the engine's (Names), made before the provider is called; a failure means the "
+            + "lock-api on the class path is not the kit's, e.g. an older copy shaded into the provider's jar.")
     @DisplayName("§2.3 an empty, malformed (unpaired surrogate) or too long name throws IllegalArgumentException at once naming the problem, from every kind")
     default void malformedNamesRejected() {
         requireSomeKind(provider());
@@ -101,7 +123,15 @@ public interface NameContracts extends TckContext {
         }
     }
 
+    /**
+     * For every declared kind, {@code acquire(null)} and {@code tryAcquire(null)} throw {@code NullPointerException},
+     * and a timeout of {@code -1 ms} or of {@code MAX_TIMEOUT} plus one second throws {@code IllegalArgumentException}
+     * naming it, from both; all within 2 s.
+     */
     @Test
+    @Diagnosis("Timeout checks are the engine's (Names.checkTimeout), made before LockBackend.acquire is called; a "
+            + "failure means the lock-api on the class path is not the kit's, e.g. an older copy shaded into the "
+            + "provider's jar.")
     @DisplayName("§2.4 a null, negative or longer than MAX_TIMEOUT timeout is refused at once by every kind")
     default void badTimeoutsRejected() {
         requireSomeKind(provider());
@@ -123,7 +153,15 @@ public interface NameContracts extends TckContext {
         }
     }
 
+    /**
+     * For every declared kind: {@code tryAcquire(Duration.ZERO)} of a free lock acquires it and another client's
+     * {@code tryAcquire(ZERO)} of it returns empty; after the release, {@code acquire(MAX_TIMEOUT)} (365 days) acquires
+     * the free lock.
+     */
     @Test
+    @Diagnosis("A zero timeout reaches LockBackend.acquire as a Deadline already passed, which must still make one "
+            + "attempt. MAX_TIMEOUT must not overflow: a wait handed to a client library as an int of milliseconds "
+            + "overflows past 24 days; use Deadline.remainingNanos().")
     @DisplayName("§2.5 timeout bounds: ZERO makes one attempt, MAX_TIMEOUT is accepted")
     default void boundaryTimeouts() throws InterruptedException {
         requireSomeKind(provider());
@@ -142,7 +180,14 @@ public interface NameContracts extends TckContext {
         }
     }
 
+    /**
+     * Asks one service for a name as the first declared kind, twice (the same instance), then as each other declared
+     * kind: {@code IllegalArgumentException} naming the lock within 2 s. A name first used as a non-reentrant mutex is
+     * refused as a mutex too.
+     */
     @Test
+    @Diagnosis("The handle cache that refuses a second kind is the engine's (EngineService); a failure means the "
+            + "lock-api on the class path is not the kit's, e.g. an older copy shaded into the provider's jar.")
     @DisplayName("§2.6 one name is one kind of lock in a service: another kind is refused, the same kind is cached")
     default void oneNameOneKind() {
         List<Kind> kinds = requireSomeKind(provider());
@@ -164,7 +209,15 @@ public interface NameContracts extends TckContext {
         }
     }
 
+    /**
+     * {@code Locks.open(null, provider)} throws {@code NullPointerException}; a URI without host, without {@code //} or
+     * without scheme, not a URI at all, with port 99999, a blank in the host, an empty or repeated parameter name or a
+     * bad percent-escape throws {@code IllegalArgumentException}; all within 2 s.
+     */
     @Test
+    @Diagnosis("URI parsing is the engine's (LockUri.parse) and comes before LockProvider.open; what gets through, "
+            + "open() must refuse with IllegalArgumentException (a host list or option value it cannot use), never "
+            + "try to connect to it or hang.")
     @DisplayName("§2.7 a null or malformed URI is refused at once")
     default void malformedUriRejected() {
         throwsWithin(NullPointerException.class, BOUND, "open(null)", () -> Locks.open(null, provider()).close());

@@ -23,7 +23,14 @@ import org.lockspi.tck.internal.Async;
 /** §7.7-§7.10 Non-reentrant mutex: one holder, not even the holding thread twice; any thread may release. */
 public interface NonReentrantMutexContracts extends TckContext {
 
+    /**
+     * {@code nonReentrantMutex(name)} returns the same instance twice. While client a holds it, client b's
+     * {@code tryAcquire()} and {@code tryAcquire(300 ms)} are empty; after a's release b acquires within 10 s.
+     */
     @Test
+    @Diagnosis("LockKind.NON_REENTRANT_MUTEX has its own grant path in LockBackend.acquire (ZooKeeper: Curator's "
+            + "semaphore layout with one permit; Redis: the exclusive script with kind N): look for a kind the switch "
+            + "does not handle or serves with a shared recipe.")
     @DisplayName("§7.7 a held non-reentrant mutex excludes every other client until it is released")
     default void nrmExcludesOtherClients() throws InterruptedException {
         requireFeature(LockFeature.NON_REENTRANT_MUTEX);
@@ -40,7 +47,14 @@ public interface NonReentrantMutexContracts extends TckContext {
         next.get().release();
     }
 
+    /**
+     * The thread holding a non-reentrant mutex calls {@code tryAcquire()}, which is empty, and
+     * {@code tryAcquire(300 ms)}, which is empty after 300 ms to 2.3 s; the held lease stays {@code HELD}.
+     */
     @Test
+    @Diagnosis("The engine sends the holder's second acquisition to LockBackend.acquire like any other: a backend "
+            + "that recognises its own client (an owner token per service, one client lock object per name) grants it "
+            + "again. Each acquisition needs its own owner.")
     @DisplayName("§7.8 the holding thread cannot acquire a non-reentrant mutex again")
     default void nrmNotReentrant() throws Exception {
         requireFeature(LockFeature.NON_REENTRANT_MUTEX);
@@ -55,7 +69,14 @@ public interface NonReentrantMutexContracts extends TckContext {
         }
     }
 
+    /**
+     * A non-reentrant mutex's lease released by another thread within 2 s is {@code RELEASED}, and another client
+     * acquires within 10 s.
+     */
     @Test
+    @Diagnosis("BackendLease.release may be called from any thread: a non-reentrant mutex built on a thread-owned "
+            + "client lock (Curator's InterProcessMutex refuses a foreign thread) or on thread-local state stays "
+            + "taken; use an acquisition bound to no thread, like a one-permit semaphore.")
     @DisplayName("§7.9 any thread may release a non-reentrant mutex's lease")
     default void nrmReleaseFromAnyThread() throws InterruptedException {
         requireFeature(LockFeature.NON_REENTRANT_MUTEX);
@@ -71,7 +92,15 @@ public interface NonReentrantMutexContracts extends TckContext {
         next.get().release();
     }
 
+    /**
+     * A non-reentrant mutex's lease is released twice; another client then acquires within 10 s; the old lease is
+     * released and closed once more. The new lease stays {@code HELD}, and a third client's {@code tryAcquire()} is
+     * empty.
+     */
     @Test
+    @Diagnosis("The engine calls BackendLease.release once, so only a delete that lands late can hurt the new holder: "
+            + "one retried after a connection loss, or run on a cleaner thread, that removes by lock name instead of "
+            + "its own node, owner token or lease member.")
     @DisplayName("§7.10 releasing a non-reentrant mutex's lease twice is harmless, also after another client took it")
     default void nrmDoubleReleaseHarmless() throws InterruptedException {
         requireFeature(LockFeature.NON_REENTRANT_MUTEX);

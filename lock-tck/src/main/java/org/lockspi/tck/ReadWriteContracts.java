@@ -29,7 +29,15 @@ import org.lockspi.tck.internal.Async;
 /** §6 Read-write: readers share, a writer excludes, write-to-read downgrade works, read-to-write upgrade is refused. */
 public interface ReadWriteContracts extends TckContext {
 
+    /**
+     * {@code readLock()} and {@code writeLock()} return the same instances on every call. Client a holds the read half;
+     * client b's {@code tryAcquire()} and client c's {@code tryAcquire(300 ms)} of the read half both succeed, and the
+     * three leases are {@code HELD} at once.
+     */
     @Test
+    @Diagnosis("A LockKind.READ request must be granted beside other readers: look for a read served by the write "
+            + "recipe (readers exclude each other) or a read grant in LockBackend.acquire that waits for any holder "
+            + "instead of for writers only.")
     @DisplayName("§6.1 readers share: several clients hold the read lock at once")
     default void readersShare() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
@@ -51,7 +59,15 @@ public interface ReadWriteContracts extends TckContext {
         rc.get().release();
     }
 
+    /**
+     * While client a holds the write half, client b's {@code tryAcquire()} of either half and its read
+     * {@code tryAcquire(300 ms)} are empty; while a holds the read half, b's write {@code tryAcquire()} and
+     * {@code tryAcquire(300 ms)} are empty. After a's release b gets the write half within 10 s.
+     */
     @Test
+    @Diagnosis("A LockKind.WRITE grant must exclude readers and writers of other clients: look for a write served by "
+            + "the read recipe, a write grant that checks other writers only, or a read grant that ignores a write "
+            + "entry that holds.")
     @DisplayName("§6.2 a writer excludes readers and writers of every other client, and waits for readers")
     default void writerExcludes() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
@@ -72,7 +88,15 @@ public interface ReadWriteContracts extends TckContext {
         write.get().release();
     }
 
+    /**
+     * The thread holding the write half takes the read half of the same lock within 2 s (a downgrade), while another
+     * client's read {@code tryAcquire()} is empty. After the write is released the read stays {@code HELD}, another
+     * client reads within 10 s, and a third client's write {@code tryAcquire()} is empty.
+     */
     @Test
+    @Diagnosis("A READ request with AcquireRequest.heldWrite() set must be granted at once beside that write "
+            + "(ZooKeeper: a read node taking the write node's sequence; Redis: the downgrade argument naming the "
+            + "write entry); ignoring heldWrite queues the read behind its own write.")
     @DisplayName("§6.3 downgrade: the writing thread may take the read lock, then release the write lock")
     default void downgrade() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
@@ -98,7 +122,16 @@ public interface ReadWriteContracts extends TckContext {
         read.get().release();
     }
 
+    /**
+     * The thread holding the read half calls {@code acquire()}, {@code acquire(10 s)}, {@code tryAcquire()} and
+     * {@code tryAcquire(10 s)} of the write half: each throws {@code IllegalMonitorStateException} within 500 ms, the
+     * first naming the lock. The read stays {@code HELD} and the write hold count 0; another client's writer is
+     * excluded and its reader gets in; after the read's release the thread takes the write half.
+     */
     @Test
+    @Diagnosis("The refusal is the engine's: an upgrade never reaches LockBackend.acquire. If another client's reader "
+            + "is refused afterwards, or the final write does not come, the read's BackendLease or its release is at "
+            + "fault (see §6.1 and §8.1).")
     @DisplayName("§6.4 upgrade refused at once: read then write by one thread throws IllegalMonitorStateException, the read stays held")
     default void upgradeRefused() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
@@ -130,7 +163,15 @@ public interface ReadWriteContracts extends TckContext {
         write.get().release();
     }
 
+    /**
+     * Client a reads; client b's writer waits for it; client c's reader, arriving after the writer, gets empty from
+     * {@code tryAcquire()}. Once a releases, b's writer acquires within 10 s, and after its release c reads within 10
+     * s.
+     */
     @Test
+    @Diagnosis("A reader must wait for every writer queued before it, not only one that holds: look at the read "
+            + "predicate of LockBackend.acquire (ZooKeeper: a read node waits for any write node with a lower "
+            + "sequence; Redis: the waiting-writers mark a queued writer sets and readers check).")
     @DisplayName("§6.5 a waiting writer blocks readers that arrive after it (no writer starvation)")
     default void waitingWriterBlocksLaterReaders() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
@@ -152,7 +193,14 @@ public interface ReadWriteContracts extends TckContext {
         lateRead.get().release();
     }
 
+    /**
+     * One thread takes the write half twice and the read half twice, nested: the write hold count is 2 and the read
+     * hold count goes to 1, 2 and back to 1; after the releases both are 0.
+     */
     @Test
+    @Diagnosis("Hold counts are the engine's; the provider's part is the first read of a thread that holds the write "
+            + "half, a downgrade (see §6.3): a backend that ignores AcquireRequest.heldWrite() waits here for its own "
+            + "write until the 10 s timeout.")
     @DisplayName("§6.6 both halves are reentrant per thread, with their own hold counts")
     default void halvesReentrant() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
@@ -170,7 +218,14 @@ public interface ReadWriteContracts extends TckContext {
         assertEquals(0, lock.readLock().holdCount());
     }
 
+    /**
+     * Two clients, each with a writer and two reader threads, take the lock eight times per thread, started together. A
+     * writer inside never meets another writer or a reader, and all 16 writes complete within 40 s.
+     */
     @Test
+    @Diagnosis("A writer beside a reader comes from a read or write grant that is not decided atomically on the "
+            + "server (check the readers and the writer in one script or one listing), or from a reader's release "
+            + "that wakes a writer while other readers still hold.")
     @DisplayName("§6.7 readers and writers of several clients hammering: a writer is always alone")
     default void writerAlwaysAlone() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);

@@ -33,7 +33,16 @@ import org.lockspi.tck.internal.Poll;
  */
 public interface ReadWriteDowngradeContracts extends TckContext {
 
+    /**
+     * Client A holds the write half and client B's writer queues behind it; A takes the read half (a downgrade) and
+     * releases the write. While A's read is held, B's writer keeps waiting: a third client's write
+     * {@code tryAcquire(300 ms)} and B's own {@code tryAcquire()} are empty and A's read stays {@code HELD}. Once A
+     * releases the read, B's writer acquires within 2 s, and (INSPECT) nothing is left within 2 s of the end.
+     */
     @Test
+    @Diagnosis("The downgraded read must take the write's place in the queue (ZooKeeper: the read node gets the write "
+            + "node's sequence number, as Curator's does), so a writer queued behind the write stays behind the read; "
+            + "a read queued as a new entry lets it in.")
     @DisplayName("§6.8 a writer queued before a downgrade waits until the downgraded read is released")
     default void queuedWriterWaitsForDowngradedRead() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
@@ -85,7 +94,16 @@ public interface ReadWriteDowngradeContracts extends TckContext {
         again.release();
     }
 
+    /**
+     * Two clients, each with a downgrading writer (write, read, release the write, release the read), a writer and a
+     * reader thread, run six rounds per thread, started together; each section works 3 ms. A writer is never inside
+     * with a reader or another writer, also during a downgraded read, and all 12 writes and 12 downgrades complete
+     * within 40 s.
+     */
     @Test
+    @Diagnosis("Look at what the release of a write under a downgraded read wakes: a waiting writer let in while the "
+            + "downgraded read holds breaks this. A read granted through AcquireRequest.heldWrite() must count as a "
+            + "reader in every later grant decision of LockBackend.acquire.")
     @DisplayName("§6.9 readers, writers and downgrading writers of several clients hammering: a writer is always alone")
     default void writerAloneAmongDowngrades() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);

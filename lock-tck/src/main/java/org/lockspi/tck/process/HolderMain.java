@@ -26,7 +26,7 @@ import org.lockspi.tck.internal.FencedRegister;
 import org.lockspi.tck.internal.HoldWatch;
 
 /**
- * The lock client that the failure contracts run in a {@link ChildJvm}. It opens
+ * The lock client that the failure contracts run in a {@link org.lockspi.tck.support.ChildJvm}. It opens
  * {@code Locks.open(uri, provider)} (the provider found by {@link java.util.ServiceLoader} in the child) and
  * talks in lines on standard output:
  *

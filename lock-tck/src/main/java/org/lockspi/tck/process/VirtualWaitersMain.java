@@ -27,6 +27,7 @@ import org.lockspi.AsyncAcquirable;
 import org.lockspi.Lease;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
+import org.lockspi.tck.support.ChildJvm;
 
 /**
  * Many virtual threads wait for one non-reentrant mutex, on a Java runtime with virtual threads (21 or newer), under
@@ -38,8 +39,8 @@ import org.lockspi.Locks;
  * <p>{@code VirtualWaitersMain <uri> <provider> <waiters> <services> <lock name>} prints
  * {@code RESULT waiters=.. acquiredOnce=.. overlaps=.. failures=.. maxWaiting=.. millis=..}, then
  * {@code PINNED ours=.. total=.. loading=.. at={frame=count, ...}} ({@code ours}: events whose stack has a frame
- * of {@code org.lockspi}, except those pinned while the JDK loads a class, {@code loading}, a one-time cost that is
- * not a wait; {@code at}: the innermost frame of each pinned stack and the first of ours), and {@code FAILURE ...} lines for the
+ * of {@code org.lockspi}, except those pinned while the JDK loads or initialises a class, {@code loading}, a one-time
+ * cost that is not a wait, judged by the JDK's own reason where it gives one (Java 24 and newer); {@code at}: the innermost frame of each pinned stack and the first of ours), and {@code FAILURE ...} lines for the
  * first failures.
  */
 public final class VirtualWaitersMain {
@@ -158,6 +159,7 @@ public final class VirtualWaitersMain {
         int ours = 0;
         int loads = 0;
         Map<String, Integer> at = new TreeMap<>();
+        Map<String, Integer> reasons = new TreeMap<>();
         for (RecordedEvent event : RecordingFile.readAllEvents(jfr)) {
             if (!event.getEventType().getName().equals("jdk.VirtualThreadPinned")) {
                 continue;
@@ -165,8 +167,13 @@ public final class VirtualWaitersMain {
             total++;
             List<RecordedFrame> frames = event.getStackTrace() == null ? List.of() : event.getStackTrace().getFrames();
             boolean mine = frames.stream().anyMatch(f -> f.getMethod().getType().getName().startsWith("org.lockspi."));
-            // the JDK pins a virtual thread while it loads a class: once per class, not a wait of ours
-            boolean loading = !frames.isEmpty() && loadsClass(frames.get(0));
+            // the JDK pins a virtual thread while it loads or initialises a class: once per class, not a wait of
+            // ours; Java 24 and newer say why a thread pinned, older ones are judged by the stack
+            String reason = event.hasField("pinnedReason") ? event.getString("pinnedReason") : null;
+            boolean loading = byClassLoading(frames, reason);
+            if (reason != null) {
+                reasons.merge(reason, 1, Integer::sum);
+            }
             ours += mine && !loading ? 1 : 0;
             loads += loading ? 1 : 0;
             String top = frames.isEmpty() ? "(no stack)" : frame(frames.get(0));
@@ -175,16 +182,35 @@ public final class VirtualWaitersMain {
             at.merge(top + (ourFrame != null ? " <- " + ourFrame : ""), 1, Integer::sum);
         }
         Files.deleteIfExists(jfr);
-        System.out.println("PINNED ours=" + ours + " total=" + total + " loading=" + loads + " at=" + at);
+        System.out.println("PINNED ours=" + ours + " total=" + total + " loading=" + loads + " at=" + at
+                + (reasons.isEmpty() ? "" : " reasons=" + reasons));
         failures.stream().limit(5).forEach(e -> System.out.println("FAILURE " + e));
         System.out.flush();
     }
 
-    /** @return whether the innermost frame of a pinned stack is a class loader loading a class */
-    private static boolean loadsClass(RecordedFrame top) {
-        String type = top.getMethod().getType().getName();
-        return (type.equals("java.lang.ClassLoader") || type.startsWith("jdk.internal.loader."))
-                && top.getMethod().getName().startsWith("loadClass");
+    /**
+     * Whether a pin is the JDK's own while it loads or initialises a class: the JDK's reason names a native or VM
+     * frame (a class initialiser runs under one; Java 24 and newer pin for nothing else of ours, monitors no longer
+     * pinning), or, on older Java, the innermost frame is a class loader loading a class or a frame of the stack is
+     * a class initialiser ({@code <clinit>}).
+     *
+     * @param frames the pinned stack, innermost first
+     * @param reason the JDK's reason ({@code pinnedReason}, Java 24 and newer), or null
+     * @return whether it is a one-time pin of class loading, not a wait
+     */
+    static boolean byClassLoading(List<RecordedFrame> frames, String reason) {
+        if (reason != null) {
+            String text = reason.toLowerCase(java.util.Locale.ROOT);
+            return text.contains("native") || text.contains("vm call") || text.contains("vm frame")
+                    || text.contains("clinit"); // Java 25: "VM call to X.<clinit> on stack"
+        }
+        if (frames.isEmpty()) {
+            return false;
+        }
+        String type = frames.get(0).getMethod().getType().getName();
+        boolean loader = (type.equals("java.lang.ClassLoader") || type.startsWith("jdk.internal.loader."))
+                && frames.get(0).getMethod().getName().startsWith("loadClass");
+        return loader || frames.stream().anyMatch(f -> f.getMethod().getName().equals("<clinit>"));
     }
 
     private static String frame(RecordedFrame f) {
