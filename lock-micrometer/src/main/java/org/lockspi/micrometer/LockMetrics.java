@@ -3,7 +3,7 @@ package org.lockspi.micrometer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Objects;
 import org.lockspi.LockService;
-import org.lockspi.micrometer.internal.MeteredService;
+import org.lockspi.micrometer.internal.InstrumentedService;
 import org.lockspi.micrometer.internal.Meters;
 
 /**
@@ -129,7 +129,7 @@ public final class LockMetrics {
          */
         public LockService bind(LockService lockService) {
             Objects.requireNonNull(lockService, "service is null");
-            return new MeteredService(lockService, new Meters(registry, service, maxLockNames, lockService));
+            return new InstrumentedService(lockService, new Meters(registry, service, maxLockNames, lockService));
         }
     }
 }
