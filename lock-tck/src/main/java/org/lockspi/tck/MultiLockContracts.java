@@ -206,9 +206,13 @@ public interface MultiLockContracts extends TckContext {
     }
 
     /**
-     * Two clients take overlapping sets given in opposite orders, {a, b} and {b, a}, {@value #DEADLOCK_ROUNDS} rounds
-     * each, both starting each round together, each acquisition with a timeout of 10 s: no acquisition times out (a
-     * deadlock would), the two never hold their sets at once, and every round completes. Prints the time taken.
+     * The order is global. A third client holds {@code b}; client A asks for {b, a} (given so) and waits: it has
+     * taken {@code a} first (another client's {@code tryAcquire()} of {@code a} is empty); client B asks for {a, b}
+     * and waits; the third client releases {@code b}: A, then B, get their sets within 10 s each (taking the parts
+     * in the order given, A would hold {@code b} waiting for {@code a} while B holds {@code a}: a deadlock). Then the
+     * two clients take {a, b} and {b, a} {@value #DEADLOCK_ROUNDS} rounds each, both starting each round together,
+     * each acquisition with a timeout of 10 s: no acquisition times out, the two never hold their sets at once, and
+     * every round completes. Prints the time taken.
      */
     @Test
     @Diagnosis("Ordering is the engine's, so a timeout means a part's acquisition waited for a lock nobody held: a "
@@ -219,14 +223,24 @@ public interface MultiLockContracts extends TckContext {
         Kind kind = requireSomeKind(provider()).get(0);
         String a = uniqueName("multi-order-a");
         String b = uniqueName("multi-order-b");
+        MultiLock ab = openClient().multiLock(part(kind, a), part(kind, b));
+        MultiLock ba = openClient().multiLock(part(kind, b), part(kind, a));
+        Lease third = kind.of(openClient(), b).acquire(WAIT);
+        Async<Boolean> first = Async.startWaiter("multi-ba", backend(), b, () -> takeAndRelease(ba));
+        assertTrue(kind.of(openClient(), a).tryAcquire().isEmpty(), "a multi-lock given {b, a} waits for b without "
+                + "having taken a: its parts are taken in the order given, not in one global order");
+        Async<Boolean> second = Async.startWaiter("multi-ab", backend(), a, () -> takeAndRelease(ab));
+        third.release();
+        assertEquals(Boolean.TRUE, first.get(WAIT.plus(BOUND)), "{b, a} after b was released");
+        assertEquals(Boolean.TRUE, second.get(WAIT.plus(BOUND)), "{a, b} after {b, a} was released");
+
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger overlaps = new AtomicInteger();
         CyclicBarrier together = new CyclicBarrier(2);
         long start = System.nanoTime();
         List<Async<Integer>> clients = new ArrayList<>();
-        for (List<LockPart> set : List.of(List.of(part(kind, a), part(kind, b)), List.of(part(kind, b), part(kind, a)))) {
-            MultiLock lock = openClient().multiLock(set);
-            clients.add(Async.start("multi-" + set.get(0).name(), () -> {
+        for (MultiLock lock : List.of(ab, ba)) {
+            clients.add(Async.start("multi-" + lock.name(), () -> {
                 for (int i = 0; i < DEADLOCK_ROUNDS; i++) {
                     together.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
                     MultiLease lease;
@@ -256,6 +270,16 @@ public interface MultiLockContracts extends TckContext {
                 Duration.ofNanos(System.nanoTime() - start).toMillis(), overlaps.get());
         assertEquals(2 * DEADLOCK_ROUNDS, rounds);
         assertEquals(0, overlaps.get(), "the two clients held {a,b} at once");
+    }
+
+    /** Takes a multi-lock within 10 s and releases it; a timeout is a deadlock. */
+    private static boolean takeAndRelease(MultiLock lock) throws InterruptedException {
+        try {
+            lock.acquire(WAIT).release();
+            return true;
+        } catch (LockTimeoutException e) {
+            throw new AssertionError(lock + " not acquired within " + WAIT + ": a deadlock", e);
+        }
     }
 
     /**
