@@ -104,11 +104,7 @@ public final class LockObservations {
          * @throws IllegalArgumentException if {@code name} is blank
          */
         public Builder service(String name) {
-            Objects.requireNonNull(name, "service name is null");
-            if (name.isBlank()) {
-                throw new IllegalArgumentException("service name is blank: '" + name + "'");
-            }
-            this.service = name;
+            this.service = InstrumentedService.serviceName(name);
             return this;
         }
 

@@ -226,10 +226,16 @@ public interface MultiLockContracts extends TckContext {
         MultiLock ab = openClient().multiLock(part(kind, a), part(kind, b));
         MultiLock ba = openClient().multiLock(part(kind, b), part(kind, a));
         Lease third = kind.of(openClient(), b).acquire(WAIT);
-        Async<Boolean> first = Async.startWaiter("multi-ba", backend(), b, () -> takeAndRelease(ba));
+        Async<Boolean> first = Async.startWaiter("multi-ba", backend(), b, () -> {
+            acquireWithin(ba, "the first wait").release();
+            return true;
+        });
         assertTrue(kind.of(openClient(), a).tryAcquire().isEmpty(), "a multi-lock given {b, a} waits for b without "
                 + "having taken a: its parts are taken in the order given, not in one global order");
-        Async<Boolean> second = Async.startWaiter("multi-ab", backend(), a, () -> takeAndRelease(ab));
+        Async<Boolean> second = Async.startWaiter("multi-ab", backend(), a, () -> {
+            acquireWithin(ab, "the first wait").release();
+            return true;
+        });
         third.release();
         assertEquals(Boolean.TRUE, first.get(WAIT.plus(BOUND)), "{b, a} after b was released");
         assertEquals(Boolean.TRUE, second.get(WAIT.plus(BOUND)), "{a, b} after {b, a} was released");
@@ -243,14 +249,7 @@ public interface MultiLockContracts extends TckContext {
             clients.add(Async.start("multi-" + lock.name(), () -> {
                 for (int i = 0; i < DEADLOCK_ROUNDS; i++) {
                     together.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-                    MultiLease lease;
-                    try {
-                        lease = lock.acquire(WAIT);
-                    } catch (LockTimeoutException e) {
-                        throw new AssertionError("round " + i + ": " + lock + " not acquired within " + WAIT
-                                + ": a deadlock, or a waiter never woken", e);
-                    }
-                    try (lease) {
+                    try (MultiLease lease = acquireWithin(lock, "round " + i)) {
                         if (inside.incrementAndGet() != 1) {
                             overlaps.incrementAndGet();
                         }
@@ -272,13 +271,13 @@ public interface MultiLockContracts extends TckContext {
         assertEquals(0, overlaps.get(), "the two clients held {a,b} at once");
     }
 
-    /** Takes a multi-lock within 10 s and releases it; a timeout is a deadlock. */
-    private static boolean takeAndRelease(MultiLock lock) throws InterruptedException {
+    /** Takes a multi-lock within 10 s; a timeout fails the rule as a deadlock. */
+    private static MultiLease acquireWithin(MultiLock lock, String when) throws InterruptedException {
         try {
-            lock.acquire(WAIT).release();
-            return true;
+            return lock.acquire(WAIT);
         } catch (LockTimeoutException e) {
-            throw new AssertionError(lock + " not acquired within " + WAIT + ": a deadlock", e);
+            throw new AssertionError(when + ": " + lock + " not acquired within " + WAIT + ": a deadlock, or a waiter "
+                    + "never woken", e);
         }
     }
 

@@ -34,6 +34,21 @@ public final class InstrumentedService implements LockService {
         this.probes = probes;
     }
 
+    /**
+     * The check of a binding's service name, for every builder.
+     *
+     * @return the name
+     * @throws NullPointerException     if {@code name} is null
+     * @throws IllegalArgumentException if {@code name} is blank
+     */
+    public static String serviceName(String name) {
+        java.util.Objects.requireNonNull(name, "service name is null");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("service name is blank: '" + name + "'");
+        }
+        return name;
+    }
+
     private boolean notifies() {
         return delegate.features().contains(LockFeature.LOST_NOTIFICATION);
     }

@@ -90,7 +90,7 @@ final class LockMeters implements LockProbe {
 
             @Override
             public void closed() {
-                active.remove(lease); // ended by close(): no hold time recorded, as before
+                released(); // the close of the service ended the hold: its time is recorded as at a release
             }
         };
     }
