@@ -1,6 +1,7 @@
 package org.lockspi.spring;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import javax.sql.DataSource;
 import org.lockspi.LockService;
 import org.lockspi.jdbc.JdbcLockProvider;
@@ -40,11 +41,11 @@ public class LockspiJdbcAutoConfiguration {
     @ConditionalOnBean(DataSource.class)
     @ConditionalOnExpression("'${lockspi.provider:}'.trim() == 'jdbc' and '${lockspi.uri:}'.trim() == ''")
     LockService lockService(DataSource dataSource, LockspiProperties properties, ObjectProvider<MeterRegistry> registry,
-                            Environment environment) {
+                            ObjectProvider<ObservationRegistry> observationRegistry, Environment environment) {
         StringBuilder parameters = new StringBuilder();
         properties.getParameters().forEach((name, value) -> parameters.append(parameters.length() == 0 ? "" : "&")
                 .append(name).append('=').append(value));
         LockService service = JdbcLockProvider.open(dataSource, parameters.toString());
-        return LockspiAutoConfiguration.withMetrics(service, properties, registry, environment);
+        return LockspiAutoConfiguration.instrumented(service, properties, registry, observationRegistry, environment);
     }
 }

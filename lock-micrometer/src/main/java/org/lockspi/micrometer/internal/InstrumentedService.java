@@ -1,5 +1,6 @@
 package org.lockspi.micrometer.internal;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -7,24 +8,45 @@ import org.lockspi.AsyncAcquirable;
 import org.lockspi.ConnectionState;
 import org.lockspi.DistributedLock;
 import org.lockspi.LockFeature;
+import org.lockspi.LockPart;
 import org.lockspi.LockService;
+import org.lockspi.MultiLock;
 import org.lockspi.DistributedReadWriteLock;
 import org.lockspi.DistributedSemaphore;
 import org.lockspi.ThreadFreeReadWriteLock;
 
-/** The metered view of a service: each handle of the wrapped service gets one metered handle. */
-public final class MeteredService implements LockService {
+/**
+ * The instrumented view of a service: each handle of the wrapped service gets one instrumented handle, whose
+ * attempts and leases are told to the probe of its lock (meters, or observations: {@link Probes}).
+ */
+public final class InstrumentedService implements LockService {
     private final LockService delegate;
-    private final Meters meters;
+    private final Probes probes;
     private final Map<Object, Object> handles = new ConcurrentHashMap<>(); // wrapped handle -> view
+    private final Set<InstrumentedLease> open = ConcurrentHashMap.newKeySet(); // leases not yet ended
 
     /**
-     * @param delegate the service to meter
-     * @param meters   its meters
+     * @param delegate the service to instrument
+     * @param probes   where the probe of each lock comes from
      */
-    public MeteredService(LockService delegate, Meters meters) {
+    public InstrumentedService(LockService delegate, Probes probes) {
         this.delegate = delegate;
-        this.meters = meters;
+        this.probes = probes;
+    }
+
+    /**
+     * The check of a binding's service name, for every builder.
+     *
+     * @return the name
+     * @throws NullPointerException     if {@code name} is null
+     * @throws IllegalArgumentException if {@code name} is blank
+     */
+    public static String serviceName(String name) {
+        java.util.Objects.requireNonNull(name, "service name is null");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("service name is blank: '" + name + "'");
+        }
+        return name;
     }
 
     private boolean notifies() {
@@ -35,14 +57,14 @@ public final class MeteredService implements LockService {
     public DistributedLock mutex(String name) {
         DistributedLock lock = delegate.mutex(name);
         return (DistributedLock) handles.computeIfAbsent(lock,
-                l -> new MeteredLock(lock, meters.lock(name, "mutex"), notifies()));
+                l -> new InstrumentedLock(lock, probes.lock(name, "mutex"), notifies(), open));
     }
 
     @Override
     public AsyncAcquirable nonReentrantMutex(String name) {
         AsyncAcquirable lock = delegate.nonReentrantMutex(name);
         return (AsyncAcquirable) handles.computeIfAbsent(lock,
-                l -> new MeteredAsyncAcquirable<>(lock, meters.lock(name, "non_reentrant_mutex"), notifies()));
+                l -> new InstrumentedAsyncAcquirable<>(lock, probes.lock(name, "non_reentrant_mutex"), notifies(), open));
     }
 
     @Override
@@ -50,9 +72,9 @@ public final class MeteredService implements LockService {
         ThreadFreeReadWriteLock lock = delegate.threadFreeReadWriteLock(name);
         return (ThreadFreeReadWriteLock) handles.computeIfAbsent(lock, l -> new ThreadFreeReadWriteLock() {
             private final AsyncAcquirable read =
-                    new MeteredAsyncAcquirable<>(lock.readLock(), meters.lock(name, "read"), notifies());
+                    new InstrumentedAsyncAcquirable<>(lock.readLock(), probes.lock(name, "read"), notifies(), open);
             private final AsyncAcquirable write =
-                    new MeteredAsyncAcquirable<>(lock.writeLock(), meters.lock(name, "write"), notifies());
+                    new InstrumentedAsyncAcquirable<>(lock.writeLock(), probes.lock(name, "write"), notifies(), open);
 
             @Override
             public String name() {
@@ -81,9 +103,9 @@ public final class MeteredService implements LockService {
         DistributedReadWriteLock lock = delegate.readWriteLock(name);
         return (DistributedReadWriteLock) handles.computeIfAbsent(lock, l -> new DistributedReadWriteLock() {
             private final DistributedLock read =
-                    new MeteredLock(lock.readLock(), meters.lock(name, "read"), notifies());
+                    new InstrumentedLock(lock.readLock(), probes.lock(name, "read"), notifies(), open);
             private final DistributedLock write =
-                    new MeteredLock(lock.writeLock(), meters.lock(name, "write"), notifies());
+                    new InstrumentedLock(lock.writeLock(), probes.lock(name, "write"), notifies(), open);
 
             @Override
             public String name() {
@@ -111,10 +133,17 @@ public final class MeteredService implements LockService {
     public DistributedSemaphore semaphore(String name, int permits) {
         DistributedSemaphore semaphore = delegate.semaphore(name, permits);
         return (DistributedSemaphore) handles.computeIfAbsent(semaphore,
-                l -> new MeteredSemaphore(semaphore, meters.lock(name, "semaphore"), notifies()));
+                l -> new InstrumentedSemaphore(semaphore, probes.lock(name, "semaphore"), notifies(), open));
     }
 
-    /** Inspection reads the server's view; it is not metered. */
+    /** A multi-lock is one lock here: one attempt and one hold for its whole set, kind {@code multi}. */
+    @Override
+    public MultiLock multiLock(Collection<LockPart> parts) {
+        MultiLock lock = delegate.multiLock(parts);
+        return new InstrumentedMultiLock(lock, probes.lock(lock.name(), "multi"), notifies(), open);
+    }
+
+    /** Inspection reads the server's view; it is not instrumented. */
     @Override
     public org.lockspi.LockInfo inspect(String name) {
         return delegate.inspect(name);
@@ -147,7 +176,14 @@ public final class MeteredService implements LockService {
 
     @Override
     public void close() {
-        delegate.close();
+        try {
+            delegate.close();
+        } finally {
+            for (InstrumentedLease lease : open) {
+                lease.end(true); // ended by the close, not by a release
+            }
+            probes.serviceClosed();
+        }
     }
 
     @Override
@@ -155,10 +191,11 @@ public final class MeteredService implements LockService {
         return delegate.toString();
     }
 
-    /** A metered reentrant lock or half of a read-write lock. */
-    private static final class MeteredLock extends MeteredAcquirable<DistributedLock> implements DistributedLock {
-        MeteredLock(DistributedLock delegate, LockMeters meters, boolean notifies) {
-            super(delegate, meters, notifies);
+    /** An instrumented reentrant lock or half of a read-write lock. */
+    private static final class InstrumentedLock extends InstrumentedAcquirable<DistributedLock>
+            implements DistributedLock {
+        InstrumentedLock(DistributedLock delegate, LockProbe probe, boolean notifies, Set<InstrumentedLease> open) {
+            super(delegate, probe, notifies, open);
         }
 
         @Override
@@ -172,10 +209,12 @@ public final class MeteredService implements LockService {
         }
     }
 
-    /** A metered semaphore. */
-    private static final class MeteredSemaphore extends MeteredAsyncAcquirable<DistributedSemaphore> implements DistributedSemaphore {
-        MeteredSemaphore(DistributedSemaphore delegate, LockMeters meters, boolean notifies) {
-            super(delegate, meters, notifies);
+    /** An instrumented semaphore. */
+    private static final class InstrumentedSemaphore extends InstrumentedAsyncAcquirable<DistributedSemaphore>
+            implements DistributedSemaphore {
+        InstrumentedSemaphore(DistributedSemaphore delegate, LockProbe probe, boolean notifies,
+                              Set<InstrumentedLease> open) {
+            super(delegate, probe, notifies, open);
         }
 
         @Override

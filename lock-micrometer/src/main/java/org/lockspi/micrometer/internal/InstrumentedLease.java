@@ -2,6 +2,7 @@ package org.lockspi.micrometer.internal;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.lockspi.Lease;
@@ -9,20 +10,24 @@ import org.lockspi.LeaseListener;
 import org.lockspi.LeaseState;
 import org.lockspi.LockConnectionException;
 
-/** A lease that records its hold time when released; its listeners see this view. */
-final class MeteredLease implements Lease {
-    private final Lease delegate;
-    private final LockMeters meters;
-    private final long startNanos = System.nanoTime();
+/** A lease that tells its probe of its state changes and its end; its listeners see this view. */
+class InstrumentedLease implements Lease {
+    final Lease delegate;
+    private final LockProbe.Hold hold;
+    private final Set<InstrumentedLease> open;
     private final AtomicBoolean ended = new AtomicBoolean();
     private final Map<LeaseListener, LeaseListener> listeners = new ConcurrentHashMap<>();
 
-    MeteredLease(Lease delegate, LockMeters meters, boolean notifies) {
+    /**
+     * @param open the view's leases not yet ended, to which this one adds itself (the close of the view ends them)
+     */
+    InstrumentedLease(Lease delegate, LockProbe.Hold hold, boolean notifies, Set<InstrumentedLease> open) {
         this.delegate = delegate;
-        this.meters = meters;
-        meters.started(this);
+        this.hold = hold;
+        this.open = open;
+        open.add(this);
         if (notifies) {
-            delegate.addListener((lease, previous, current) -> meters.transition(current));
+            delegate.addListener((lease, previous, current) -> hold.transition(current));
         }
     }
 
@@ -44,6 +49,11 @@ final class MeteredLease implements Lease {
     @Override
     public Duration validFor() {
         return delegate.validFor();
+    }
+
+    @Override
+    public void checkValid() {
+        delegate.checkValid();
     }
 
     @Override
@@ -73,15 +83,21 @@ final class MeteredLease implements Lease {
         try {
             delegate.release(); // IllegalMonitorStateException: not released, nothing recorded
         } catch (LockConnectionException e) {
-            end(); // released locally all the same
+            end(false); // released locally all the same
             throw e;
         }
-        end();
+        end(false);
     }
 
-    private void end() {
+    /** Ends the hold once: released through the view, or (closing) ended by the close of its service. */
+    void end(boolean closing) {
         if (ended.compareAndSet(false, true)) {
-            meters.released(this, System.nanoTime() - startNanos);
+            open.remove(this);
+            if (closing) {
+                hold.closed();
+            } else {
+                hold.released();
+            }
         }
     }
 
