@@ -1,11 +1,9 @@
-package org.lockspi.redis.internal;
+package org.lockspi.redis.recipe;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.List;
-import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * One Lua script, run with {@code EVALSHA}: only its SHA-1 crosses the network. The server's script cache is empty
@@ -27,15 +25,17 @@ final class Script {
     /**
      * Runs the script; on {@code NOSCRIPT} loads it and runs it once more.
      *
-     * @throws redis.clients.jedis.exceptions.JedisException as the client reports a failure (a second
-     *                                                        {@code NOSCRIPT} included)
+     * @throws RedisOpsException as the client reports a failure (a second {@code NOSCRIPT} included)
      */
-    Object run(UnifiedJedis redis, List<String> keys, List<String> args) {
+    Object run(RedisOps redis, List<String> keys, List<String> args) {
         try {
             return redis.evalsha(sha, keys, args);
-        } catch (JedisNoScriptException e) {
-            String loaded = keys.isEmpty() ? redis.scriptLoad(body) : redis.scriptLoad(body, keys.get(0));
-            if (!sha.equals(loaded)) {
+        } catch (RedisOpsException e) {
+            if (e.kind() != RedisOpsException.Kind.NO_SCRIPT) {
+                throw e;
+            }
+            String loaded = redis.scriptLoad(body, keys.isEmpty() ? "" : keys.get(0));
+            if (!sha.equalsIgnoreCase(loaded)) {
                 throw new IllegalStateException("the server named the script " + loaded + ", not " + sha);
             }
             return redis.evalsha(sha, keys, args);

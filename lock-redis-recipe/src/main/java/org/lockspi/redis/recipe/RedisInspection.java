@@ -1,15 +1,10 @@
-package org.lockspi.redis.internal;
+package org.lockspi.redis.recipe;
 
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.lockspi.LockInfo;
-import redis.clients.jedis.JedisCluster;
-import redis.clients.jedis.ScanIteration;
-import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 
 /**
  * Reads a lock's keys for {@code LockService.inspect} and {@code list} ({@link RedisKeys}): the holders from the
@@ -22,7 +17,7 @@ final class RedisInspection {
     private RedisInspection() {
     }
 
-    static LockInfo inspect(UnifiedJedis redis, String prefix, String clientId, String name) {
+    static LockInfo inspect(RedisOps redis, String prefix, String clientId, String name) {
         RedisKeys keys = new RedisKeys(prefix, name);
         List<?> reply = (List<?>) Scripts.INSPECT.run(redis, List.of(keys.lock, keys.readers, keys.permits),
                 List.of());
@@ -51,7 +46,7 @@ final class RedisInspection {
     }
 
     /** Names with a holder or a waiter key whose name starts with {@code namePrefix}. */
-    static List<String> list(UnifiedJedis redis, String prefix, String namePrefix) {
+    static List<String> list(RedisOps redis, String prefix, String namePrefix) {
         String start = prefix + "{";
         Set<String> names = new HashSet<>();
         for (String key : scan(redis, glob(start + namePrefix) + "*")) {
@@ -67,24 +62,8 @@ final class RedisInspection {
         return List.copyOf(names);
     }
 
-    private static Set<String> scan(UnifiedJedis redis, String match) {
-        Set<String> keys = new HashSet<>();
-        if (redis instanceof JedisCluster) {
-            // SCAN is per node in a cluster: every master's keyspace
-            ScanIteration scan = redis.scanIteration(SCAN_COUNT, match);
-            while (!scan.isIterationCompleted()) {
-                keys.addAll(scan.nextBatch().getResult());
-            }
-            return keys;
-        }
-        ScanParams params = new ScanParams().match(match).count(SCAN_COUNT);
-        String cursor = ScanParams.SCAN_POINTER_START;
-        do {
-            ScanResult<String> page = redis.scan(cursor, params);
-            keys.addAll(page.getResult());
-            cursor = page.getCursor();
-        } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
-        return keys;
+    private static Set<String> scan(RedisOps redis, String match) {
+        return redis.scan(match, SCAN_COUNT);
     }
 
     /** Escapes the glob characters of {@code SCAN MATCH}. */

@@ -1,4 +1,4 @@
-package org.lockspi.redis.internal;
+package org.lockspi.redis.recipe;
 
 /**
  * The key layout. A lock name maps to a hash-tagged base key {@code <prefix>{<name>}}, so that every key of one

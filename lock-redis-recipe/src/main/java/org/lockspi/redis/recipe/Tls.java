@@ -1,4 +1,4 @@
-package org.lockspi.redis.internal;
+package org.lockspi.redis.recipe;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -67,22 +67,13 @@ public record Tls(Path trustStore, String trustStoreType, String trustStorePassw
      * @return a socket factory with these stores, or null when neither is set (the JVM's default then)
      * @throws IllegalArgumentException if a store cannot be read (a wrong password, a wrong type, a bad file)
      */
-    SSLSocketFactory socketFactory() {
+    public SSLSocketFactory socketFactory() {
         if (trustStore == null && keyStore == null) {
             return null;
         }
         try {
-            TrustManagerFactory trust = null;
-            if (trustStore != null) {
-                trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-                trust.init(load(trustStore, trustStoreType, trustStorePassword, "trustStore"));
-            }
-            KeyManagerFactory keys = null;
-            if (keyStore != null) {
-                keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-                keys.init(load(keyStore, keyStoreType, keyStorePassword, "keyStore"),
-                        keyStorePassword == null ? new char[0] : keyStorePassword.toCharArray());
-            }
+            TrustManagerFactory trust = trustManagers();
+            KeyManagerFactory keys = keyManagers();
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(keys == null ? null : keys.getKeyManagers(), trust == null ? null : trust.getTrustManagers(),
                     null);
@@ -92,8 +83,43 @@ public record Tls(Path trustStore, String trustStoreType, String trustStorePassw
         }
     }
 
+    /**
+     * @return the trust managers of {@code trustStore}, or null for the JVM's default trust
+     * @throws IllegalArgumentException if the store cannot be read
+     */
+    public TrustManagerFactory trustManagers() {
+        if (trustStore == null) {
+            return null;
+        }
+        try {
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(load(trustStore, trustStoreType, trustStorePassword, "trustStore"));
+            return trust;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalArgumentException("cannot set up TLS with " + this + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * @return the key managers of {@code keyStore} (the client certificate), or null to send none
+     * @throws IllegalArgumentException if the store or its key cannot be read
+     */
+    public KeyManagerFactory keyManagers() {
+        if (keyStore == null) {
+            return null;
+        }
+        try {
+            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keys.init(load(keyStore, keyStoreType, keyStorePassword, "keyStore"),
+                    keyStorePassword == null ? new char[0] : keyStorePassword.toCharArray());
+            return keys;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalArgumentException("cannot set up TLS with " + this + ": " + e.getMessage(), e);
+        }
+    }
+
     /** @return parameters that make the handshake check the host name, or null when it is not checked */
-    SSLParameters parameters() {
+    public SSLParameters parameters() {
         if (!verifyHostname) {
             return null;
         }

@@ -1,4 +1,4 @@
-package org.lockspi.redis.internal;
+package org.lockspi.redis.recipe;
 
 import java.time.Duration;
 import java.util.List;
@@ -18,25 +18,20 @@ import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.Deadline;
 import org.lockspi.spi.LockBackend;
 import org.lockspi.spi.LockKind;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.clients.jedis.exceptions.JedisDataException;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * One Redis connection pool and its leases. A waiting acquisition sleeps until a release wakes it (a message on the
+ * The Redis lock recipe: one client ({@link RedisOps}) and its leases. A waiting acquisition sleeps until a release wakes it (a message on the
  * lock's channel, through the one subscriber connection of the {@link LeaseKeeper}'s watch, see {@link Wakeups}),
  * and polls anyway with a jittered exponential back-off, so a lost message delays it by at most {@code retryMax}.
  * An uncontended acquisition and its release are one {@code EVALSHA} each. A {@link LeaseKeeper} renews the leases
  * and reports suspension, restoration and loss. A call that fails on a pooled connection broken by a restart is
  * retried once on a fresh connection, unless it timed out.
  */
-public final class RedisBackend implements LockBackend {
-    private static final System.Logger LOG = System.getLogger(RedisBackend.class.getName());
+public final class RedisLockBackend implements LockBackend {
+    private static final System.Logger LOG = System.getLogger(RedisLockBackend.class.getName());
 
     private final RedisSettings settings;
-    private final UnifiedJedis redis;
+    private final RedisOps redis;
     private final String clientId = UUID.randomUUID().toString();
     private final AtomicLong sequence = new AtomicLong();
     /** Acquisitions under way, so that close() can remove their waiter marks. */
@@ -54,63 +49,46 @@ public final class RedisBackend implements LockBackend {
     /** Waiters sleep on their lock's signal; a release (here or anywhere) or close wakes them. */
     private final Wakeups wakeups;
     /** First-come first-served: waiters queue on the server and only the head may take the lock. */
-    private volatile boolean fair;
+    private final boolean fair;
 
     private final ReentrantLock state = new ReentrantLock();
     private volatile boolean closed; // written under state
     private volatile boolean poolClosed; // written under the write lock of inFlight
 
-    private RedisBackend(RedisSettings settings, BackendEvents events, UnifiedJedis redis, String runId,
-                         DefaultJedisClientConfig config) {
+    private RedisLockBackend(RedisSettings settings, BackendEvents events, RedisOps redis, String runId,
+                             boolean fair) {
         this.settings = settings;
+        this.fair = fair;
         this.redis = redis;
         this.leaseMillis = settings.leaseTime().toMillis();
         this.confirmNanos = settings.confirmThreshold().toNanos();
         this.validNanos = settings.leaseTime().minus(settings.driftMargin()).toNanos();
         this.leaseArg = Long.toString(leaseMillis);
         this.waiterArg = Long.toString(leaseMillis + 2 * settings.retryMax().toMillis());
-        this.keeper = new LeaseKeeper(settings, events, redis, config, runId);
+        this.keeper = new LeaseKeeper(settings, events, redis, runId);
         this.wakeups = new Wakeups(keeper.watch());
+        keeper.channels(wakeups);
     }
 
     /**
-     * {@link #open} for first-come first-served locks: the waiters of an exclusive lock queue on the server (a
-     * sorted set scored by arrival, see {@link RedisKeys}) and a free lock goes to the head of the queue (the
-     * readers at its head together, as many permits as are free to as many waiters at its head).
+     * Checks the client's connection with a PING and reads the server's run_id; closes the client if either fails.
+     * First-come first-served ({@code fair}): the waiters of an exclusive lock queue on the server (a sorted set
+     * scored by arrival, see {@link RedisKeys}) and a free lock goes to the head of the queue (the readers at its
+     * head together, as many permits as are free to as many waiters at its head).
      *
      * @param settings the parsed options
      * @param events   where to report connection and lease events
+     * @param redis    the client, connected for {@code settings}; the backend owns it from now on
+     * @param fair     whether locks are first come, first served
      * @return the open backend
      * @throws LockConnectionException if the server does not answer within the connect timeout
      */
-    public static RedisBackend openFair(RedisSettings settings, BackendEvents events) {
-        RedisBackend backend = open(settings, events);
-        backend.fair = true;
-        return backend;
-    }
-
-    /**
-     * Connects and checks the connection with a PING.
-     *
-     * @param settings the parsed options
-     * @param events   where to report connection and lease events
-     * @return the open backend
-     * @throws LockConnectionException if the server does not answer within the connect timeout
-     */
-    public static RedisBackend open(RedisSettings settings, BackendEvents events) {
-        DefaultJedisClientConfig clientConfig = RedisClients.dataConfig(settings);
-        UnifiedJedis redis;
-        try {
-            redis = RedisClients.open(settings, clientConfig);
-        } catch (JedisException e) {
-            throw new LockConnectionException("cannot reach " + settings + " within connectTimeout "
-                    + settings.connectTimeout() + ": " + e.getMessage(), e);
-        }
+    public static RedisLockBackend open(RedisSettings settings, BackendEvents events, RedisOps redis, boolean fair) {
         String runId;
         try {
-            RedisClients.ping(redis);
-            runId = Calls.runId(redis);
-        } catch (JedisException | IllegalStateException e) {
+            redis.ping();
+            runId = redis.runId();
+        } catch (RedisOpsException | IllegalStateException e) {
             LockConnectionException failure = new LockConnectionException("cannot reach " + settings
                     + " within connectTimeout " + settings.connectTimeout() + ": " + e.getMessage(), e);
             try {
@@ -120,7 +98,12 @@ public final class RedisBackend implements LockBackend {
             }
             throw failure;
         }
-        return new RedisBackend(settings, events, redis, runId, clientConfig);
+        try {
+            return new RedisLockBackend(settings, events, redis, runId, fair);
+        } catch (RuntimeException e) {
+            redis.close();
+            throw e;
+        }
     }
 
     // ---- acquire --------------------------------------------------------------------------------------------
@@ -268,7 +251,7 @@ public final class RedisBackend implements LockBackend {
             }
             attempt.registered = false;
             attempt.abandon();
-        } catch (JedisException e) {
+        } catch (RedisOpsException e) {
             throw failure("giving up " + attempt.request + " (its waiter marks expire within "
                     + waiterArg + " ms)", e);
         } finally {
@@ -287,21 +270,21 @@ public final class RedisBackend implements LockBackend {
             try {
                 try {
                     result = attempt.script.run(redis, attempt.scriptKeys, attempt.args(mayWait));
-                } catch (JedisConnectionException e) {
-                    if (!Calls.brokenConnection(e) || closed) {
+                } catch (RedisOpsException e) {
+                    if (e.kind() != RedisOpsException.Kind.BROKEN_CONNECTION || closed) {
                         throw e;
                     }
                     // A pooled connection broken by a restart: the script may or may not have run. Clear what
                     // it may have left, then try once more on a fresh connection.
                     keeper.failed(); // the connection was lost: uncertain until this answer restores it
-                    RedisClients.clearIdle(redis);
+                    redis.dropIdleConnections();
                     attempt.abandon();
                     sentAt = System.nanoTime();
                     server = keeper.runId();
                     result = attempt.script.run(redis, attempt.scriptKeys, attempt.args(mayWait));
                     keeper.renewSoon(); // the server came back: check its run_id and our leases now
                 }
-            } catch (JedisException e) {
+            } catch (RedisOpsException e) {
                 rethrowInterrupt(e);
                 // The outcome is unknown: the script may have run. Delete by owner token so nothing stays behind.
                 RuntimeException failure = failure("acquiring " + attempt.request, e);
@@ -347,8 +330,9 @@ public final class RedisBackend implements LockBackend {
     }
 
     /** Translates a client failure; a connection failure also suspends the leases. */
-    private RuntimeException failure(String what, JedisException e) {
-        if (e instanceof JedisDataException && !isTransient(e)) {
+    private RuntimeException failure(String what, RedisOpsException e) {
+        if (e.kind() != RedisOpsException.Kind.BROKEN_CONNECTION && e.kind() != RedisOpsException.Kind.NO_ANSWER
+                && !isTransient(e)) {
             return new LockException(what + " on " + settings + " was refused by the server: " + e.getMessage(), e);
         }
         keeper.failed();
@@ -356,7 +340,7 @@ public final class RedisBackend implements LockBackend {
     }
 
     /** Server replies that mean "not now" rather than "never". */
-    private static boolean isTransient(JedisException e) {
+    private static boolean isTransient(RedisOpsException e) {
         String m = String.valueOf(e.getMessage());
         return m.startsWith("LOADING") || m.startsWith("BUSY") || m.startsWith("TRYAGAIN")
                 || m.startsWith("MASTERDOWN") || m.startsWith("READONLY") || m.startsWith("CLUSTERDOWN");
@@ -381,7 +365,7 @@ public final class RedisBackend implements LockBackend {
                     // The script published on the channel; a waiter in this service need not wait for the message.
                     wakeups.wake(channel, "");
                 }
-            } catch (JedisException e) {
+            } catch (RedisOpsException e) {
                 if (lease.isLost()) {
                     return; // nothing of ours to free; a lost lease's release never throws
                 }
@@ -417,7 +401,7 @@ public final class RedisBackend implements LockBackend {
         try {
             return Calls.retryOnce(redis, keeper::failed,
                     () -> RedisInspection.inspect(redis, settings.keyPrefix(), clientId, name));
-        } catch (JedisException e) {
+        } catch (RedisOpsException e) {
             throw failure("inspecting '" + name + "'", e);
         }
     }
@@ -428,12 +412,10 @@ public final class RedisBackend implements LockBackend {
         try {
             return Calls.retryOnce(redis, keeper::failed,
                     () -> RedisInspection.list(redis, settings.keyPrefix(), prefix));
-        } catch (JedisException e) {
+        } catch (RedisOpsException e) {
             throw failure("listing the locks under '" + prefix + "'", e);
         }
     }
-
-    // ---- renewal ------------------------------------------------------------------------------------------
 
     // ---- close --------------------------------------------------------------------------------------------
 
@@ -462,7 +444,7 @@ public final class RedisBackend implements LockBackend {
                 }
                 try {
                     releaseOnServer(lease, RedisKeys.channel(settings.keyPrefix(), lease.name));
-                } catch (JedisException e) {
+                } catch (RedisOpsException e) {
                     if (failure == null) {
                         failure = new LockConnectionException("closing " + settings + ": some leases could not be "
                                 + "deleted and expire within leaseTime " + settings.leaseTime());
@@ -475,7 +457,7 @@ public final class RedisBackend implements LockBackend {
                     attempt.registered = false;
                     try {
                         attempt.abandon();
-                    } catch (JedisException e) {
+                    } catch (RedisOpsException e) {
                         if (failure == null) {
                             failure = new LockConnectionException("closing " + settings + ": some waiter "
                                     + "marks could not be deleted and expire on their own");
@@ -504,6 +486,6 @@ public final class RedisBackend implements LockBackend {
 
     @Override
     public String toString() {
-        return "RedisBackend[" + settings + (closed ? ", closed" : "") + "]";
+        return "RedisLockBackend[" + settings + (closed ? ", closed" : "") + "]";
     }
 }

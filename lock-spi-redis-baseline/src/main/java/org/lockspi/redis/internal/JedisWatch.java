@@ -8,12 +8,13 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPubSub;
+import org.lockspi.redis.recipe.RedisWatch;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * One connection that stays subscribed to a channel nobody publishes on, so that its thread is always reading:
+ * The {@link RedisWatch} of Jedis: one connection that stays subscribed to a channel nobody publishes on, so that its thread is always reading:
  * when the server closes its connections (it stops, restarts, or kills clients) the read ends at once, and
- * {@code onDrop} runs, long before the next renewal would have noticed. It sees nothing of a silent partition
+ * the listener's {@code dropped} runs, long before the next renewal would have noticed. It sees nothing of a silent partition
  * (no packet arrives); the renewals cover that. The address is asked again at each connection (the current
  * master of a Sentinel deployment). After a drop it reconnects with a back-off from {@code first}
  * doubling to {@code max}, until closed.
@@ -23,54 +24,36 @@ import redis.clients.jedis.exceptions.JedisException;
  * reconnection every channel is subscribed again (a message sent meanwhile is lost: the waiters' polling covers
  * that).
  *
- * <p>Threads: one daemon thread of its own; {@code onDrop} and the listener run on it and must not block for long.
+ * <p>Threads: one daemon thread of its own; the listener runs on it and must not block for long.
  * {@link #listen} and {@link #unlisten} may be called from any thread.
  */
-final class ConnectionWatch implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(ConnectionWatch.class.getName());
+final class JedisWatch implements RedisWatch {
+    private static final System.Logger LOG = System.getLogger(JedisWatch.class.getName());
 
     private final Supplier<HostAndPort> address;
     private final DefaultJedisClientConfig config;
     private final String channel;
     private final long firstMillis;
     private final long maxMillis;
-    private final Runnable onDrop;
+    private final RedisWatch.Listener listener;
     private final Thread thread;
     private final Object lock = new Object();
     private Jedis current; // guarded by lock
     private boolean closed; // guarded by lock
 
-    /** Receives what arrives on the channels added with {@link #listen}; runs on the watch thread. */
-    interface Listener {
-        /** A message on {@code channel}. */
-        void message(String channel, String message);
-
-        /** The server confirmed the subscription to {@code channel}: from now on no message on it is missed. */
-        void subscribed(String channel);
-    }
-
-    private volatile Listener listener = new Listener() {
-        @Override
-        public void message(String channel, String message) {
-        }
-
-        @Override
-        public void subscribed(String channel) {
-        }
-    };
     /** Guards {@link #channels} and the subscription commands sent from other threads than the watch thread. */
     private final ReentrantLock sending = new ReentrantLock(); // not a monitor: callers may be virtual threads
     private final Set<String> channels = new LinkedHashSet<>(); // guarded by sending
     private JedisPubSub subscriber; // guarded by sending; the current connection's, once it is subscribed
 
-    ConnectionWatch(Supplier<HostAndPort> address, DefaultJedisClientConfig config, String channel,
-                    java.time.Duration first, java.time.Duration max, Runnable onDrop) {
+    JedisWatch(Supplier<HostAndPort> address, DefaultJedisClientConfig config, String channel,
+               java.time.Duration first, java.time.Duration max, RedisWatch.Listener listener) {
         this.address = address;
         this.config = config;
         this.channel = channel;
         this.firstMillis = Math.max(1, first.toMillis());
         this.maxMillis = Math.max(firstMillis, max.toMillis());
-        this.onDrop = onDrop;
+        this.listener = listener;
         this.thread = new Thread(this::run, "lockspi-redis-watch-" + address.get());
         thread.setDaemon(true);
         thread.start();
@@ -126,7 +109,7 @@ final class ConnectionWatch implements AutoCloseable {
             }
             if (subscribed[0]) {
                 pause = firstMillis;
-                onDrop.run(); // a connection that never came up dropped nothing; the renewals probe meanwhile
+                listener.dropped(); // a connection that never came up dropped nothing; the renewals probe meanwhile
             } else {
                 pause = Math.min(pause * 2, maxMillis);
             }
@@ -142,21 +125,18 @@ final class ConnectionWatch implements AutoCloseable {
         }
     }
 
-    /** Sets where the messages of the lock channels go. */
-    void listener(Listener listener) {
-        this.listener = listener;
-    }
-
     /**
      * Subscribes to {@code channel} (now if connected, else once connected); {@link Listener#subscribed} follows
      * the server's confirmation. Sends at most one command; never waits for the reply.
      */
-    void listen(String channel) {
+    @Override
+    public void listen(String channel) {
         send(channel, true);
     }
 
     /** Unsubscribes from {@code channel}. */
-    void unlisten(String channel) {
+    @Override
+    public void unlisten(String channel) {
         send(channel, false);
     }
 

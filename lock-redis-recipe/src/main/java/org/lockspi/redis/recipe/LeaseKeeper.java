@@ -1,4 +1,4 @@
-package org.lockspi.redis.internal;
+package org.lockspi.redis.recipe;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,14 +9,11 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.lockspi.spi.BackendEvents;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * The live leases of one backend and their signal: a watchdog thread renews every lease each {@code leaseTime / 3}
  * and reports suspension, restoration and loss; after a failed call it probes with a back-off until a call
- * succeeds; while suspended a timer marks each lease lost at its {@code validUntil}; a {@link ConnectionWatch}
+ * succeeds; while suspended a timer marks each lease lost at its {@code validUntil}; a {@link RedisWatch}
  * notices a server that closes its connections at once. Every pass compares the server's {@code run_id}, so a
  * restart is named in the loss it causes; the renewal decides the loss (with the append-only file the key
  * survives a restart).
@@ -29,7 +26,7 @@ final class LeaseKeeper {
 
     private final RedisSettings settings;
     private final BackendEvents events;
-    private final UnifiedJedis redis;
+    private final RedisOps redis;
     private final String leaseArg;
     private final Set<RedisLease> live = ConcurrentHashMap.newKeySet();
     private final ScheduledThreadPoolExecutor watchdog;
@@ -42,14 +39,15 @@ final class LeaseKeeper {
     private volatile long probeDelay;
     /** The run_id the server reported last: another one means it restarted. */
     private volatile String runId;
-    private final List<ConnectionWatch> watches = new ArrayList<>();
+    private final List<RedisWatch> watches;
+    /** Where the messages and confirmations of the lock channels go: the backend's {@link Wakeups}. */
+    private volatile RedisWatch.Listener channels;
 
     private final Object state = new Object();
     private volatile boolean closed; // written under state
     private boolean suspended; // guarded by state
 
-    LeaseKeeper(RedisSettings settings, BackendEvents events, UnifiedJedis redis, DefaultJedisClientConfig config,
-                String runId) {
+    LeaseKeeper(RedisSettings settings, BackendEvents events, RedisOps redis, String runId) {
         this.settings = settings;
         this.events = events;
         this.redis = redis;
@@ -60,10 +58,28 @@ final class LeaseKeeper {
         this.expiry = daemon("lockspi-redis-expiry-" + settings.address());
         long interval = settings.renewInterval().toNanos();
         watchdog.scheduleWithFixedDelay(this::renewAll, interval, interval, TimeUnit.NANOSECONDS);
-        for (var target : RedisClients.watchTargets(settings, redis)) {
-            watches.add(new ConnectionWatch(target, config, settings.keyPrefix() + "watch", settings.retryInitial(),
-                    settings.retryMax(), this::connectionDropped));
-        }
+        this.watches = List.copyOf(redis.openWatches(settings.keyPrefix() + "watch", new RedisWatch.Listener() {
+            @Override
+            public void message(String channel, String message) {
+                RedisWatch.Listener to = channels;
+                if (to != null) {
+                    to.message(channel, message);
+                }
+            }
+
+            @Override
+            public void subscribed(String channel) {
+                RedisWatch.Listener to = channels;
+                if (to != null) {
+                    to.subscribed(channel);
+                }
+            }
+
+            @Override
+            public void dropped() {
+                connectionDropped();
+            }
+        }));
     }
 
     private static ScheduledThreadPoolExecutor daemon(String name) {
@@ -81,8 +97,13 @@ final class LeaseKeeper {
      *         on a cluster the first node's (a plain {@code PUBLISH} reaches every node of a cluster; while that
      *         node is down the waiters fall back to polling)
      */
-    ConnectionWatch watch() {
+    RedisWatch watch() {
         return watches.get(0);
+    }
+
+    /** Sets where the messages of the lock channels go. */
+    void channels(RedisWatch.Listener listener) {
+        this.channels = listener;
     }
 
     /** @return the run_id the server reported last, for a new lease */
@@ -132,7 +153,7 @@ final class LeaseKeeper {
                     }
                 }
             }
-            String now = Calls.retryOnce(redis, this::suspend, () -> Calls.runId(redis));
+            String now = Calls.retryOnce(redis, this::suspend, redis::runId);
             String before = runId;
             if (!now.equals(before)) {
                 LOG.log(System.Logger.Level.INFO, () -> settings + " restarted (run_id " + before + " -> " + now
@@ -158,7 +179,7 @@ final class LeaseKeeper {
                             + ")"));
                 }
             }
-        } catch (JedisException | IllegalStateException e) {
+        } catch (RedisOpsException | IllegalStateException e) {
             if (!closed) {
                 LOG.log(System.Logger.Level.DEBUG, () -> "lease renewal on " + settings + " failed", e);
                 failed();
@@ -227,12 +248,12 @@ final class LeaseKeeper {
         }
     }
 
-    /** The {@link ConnectionWatch} lost its connection: the server stopped or closed connections. */
+    /** A {@link RedisWatch} lost its connection: the server stopped or closed connections. */
     private void connectionDropped() {
         if (closed) {
             return;
         }
-        RedisClients.clearIdle(redis); // idle connections to a stopped server are broken too
+        redis.dropIdleConnections(); // idle connections to a stopped server are broken too
         suspend();
         renewSoon();
     }
@@ -293,7 +314,7 @@ final class LeaseKeeper {
             }
             closed = true;
         }
-        watches.forEach(ConnectionWatch::close);
+        watches.forEach(RedisWatch::close);
         expiry.shutdownNow();
         watchdog.shutdownNow();
         try {

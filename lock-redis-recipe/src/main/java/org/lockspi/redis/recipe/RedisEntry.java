@@ -1,4 +1,4 @@
-package org.lockspi.redis.internal;
+package org.lockspi.redis.recipe;
 
 import java.time.Instant;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package org.lockspi.redis.internal;
+package org.lockspi.redis.recipe;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,16 +86,16 @@ public final class RedisSettings {
     private final int poolSize;
     private final String description;
 
-    private RedisSettings(LockUri uri) {
+    private RedisSettings(LockUri uri, String clientDescription) {
         String scheme = uri.scheme();
         if (!SCHEMES.contains(scheme)) {
-            throw new IllegalArgumentException("the Redis baseline serves the schemes " + SCHEMES + ", not '"
+            throw new IllegalArgumentException("the Redis lock providers serve the schemes " + SCHEMES + ", not '"
                     + scheme + "': " + uri);
         }
         for (String name : uri.parameters().keySet()) {
             if (!PARAMETERS.contains(name) && !name.equals("provider")) {
-                throw new IllegalArgumentException("unknown parameter '" + name + "' for the Redis baseline (it "
-                        + "accepts " + new java.util.TreeSet<>(PARAMETERS) + "): " + uri);
+                throw new IllegalArgumentException("unknown parameter '" + name + "' for the Redis lock providers (they "
+                        + "accept " + new java.util.TreeSet<>(PARAMETERS) + "): " + uri);
             }
         }
         topology = scheme.endsWith("-sentinel") ? Topology.SENTINEL
@@ -193,6 +193,10 @@ public final class RedisSettings {
         poolSize = uri.integer("poolSize", DEFAULT_POOL_SIZE, 1, 1024);
         String db = database != 0 ? " db " + database : "";
         String tlsNote = ssl ? " (TLS" + (tls.keyStore() != null ? ", client certificate" : "") + ")" : "";
+        if (clientDescription != null) {
+            description = clientDescription;
+            return;
+        }
         switch (topology) {
             case SENTINEL:
                 description = "Redis Sentinel master '" + masterName + "' via " + nodeList() + db + tlsNote;
@@ -227,7 +231,27 @@ public final class RedisSettings {
      * @throws IllegalArgumentException if a value is malformed or out of range; the message masks credentials
      */
     public static RedisSettings parse(LockUri uri) {
-        return new RedisSettings(uri);
+        return new RedisSettings(uri, null);
+    }
+
+    /**
+     * The settings of a backend on a client the application made and configured (its address, credentials, TLS
+     * and connect timeout are the client's): the lock parameters only ({@code leaseTime}, {@code socketTimeout}
+     * for the backend's own connections, {@code keyPrefix}, {@code retryInitial}, ...), in URI query form.
+     *
+     * @param cluster     whether the client is a cluster client
+     * @param parameters  {@code name=value&...}, or empty
+     * @param description what the client is connected to, for messages; never credentials
+     * @return the settings; {@link #host()} and {@link #nodes()} name no real server
+     * @throws IllegalArgumentException if a parameter is unknown, malformed, out of range, or one of the
+     *                                  client's own (TLS, Sentinel)
+     */
+    public static RedisSettings ofClient(boolean cluster, String parameters, String description) {
+        java.util.Objects.requireNonNull(parameters, "parameters");
+        java.util.Objects.requireNonNull(description, "description");
+        String query = parameters.startsWith("?") ? parameters.substring(1) : parameters;
+        return new RedisSettings(LockUri.parse((cluster ? "redis-cluster" : "redis") + "://application-client"
+                + (query.isEmpty() ? "" : "?" + query)), description);
     }
 
     private static String stripBrackets(String host) {

@@ -1,4 +1,4 @@
-package org.lockspi.redis.internal;
+package org.lockspi.redis.recipe;
 
 /**
  * The Lua scripts, run with {@code EVALSHA} ({@link Script}). Each runs atomically on the server, so check-and-act

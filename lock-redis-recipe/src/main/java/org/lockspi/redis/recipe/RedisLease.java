@@ -1,4 +1,4 @@
-package org.lockspi.redis.internal;
+package org.lockspi.redis.recipe;
 
 import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.LockKind;
@@ -8,7 +8,7 @@ import org.lockspi.spi.LockKind;
  * the fencing token it was granted. Renewed by the backend's watchdog until released or lost.
  */
 final class RedisLease implements BackendLease {
-    final RedisBackend backend;
+    final RedisLockBackend backend;
     final LockKind kind;
     final String name;
     /** The string key (exclusive kinds) or sorted set (readers, permits) holding the owner token. */
@@ -29,7 +29,7 @@ final class RedisLease implements BackendLease {
     /** System.nanoTime() when the last renewal that succeeded (or the acquisition) was sent; never decreases. */
     private volatile long confirmedAt;
 
-    RedisLease(RedisBackend backend, LockKind kind, String name, String key, boolean shared, String ownerToken,
+    RedisLease(RedisLockBackend backend, LockKind kind, String name, String key, boolean shared, String ownerToken,
                String entry, long fencingToken, long sentAt, String runId, long confirmNanos, long validNanos) {
         this.backend = backend;
         this.kind = kind;

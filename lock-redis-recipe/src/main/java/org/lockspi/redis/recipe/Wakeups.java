@@ -1,4 +1,4 @@
-package org.lockspi.redis.internal;
+package org.lockspi.redis.recipe;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,7 +29,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>A lock's channel stays subscribed while some acquisition waits for it and for {@link #IDLE_NANOS} after, so
  * that a client taking turns on a lock does not subscribe and unsubscribe at every turn. Thread-safe.
  */
-final class Wakeups implements ConnectionWatch.Listener {
+final class Wakeups implements RedisWatch.Listener {
     /** How long a channel nobody waits on stays subscribed. */
     static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** The message that wakes every waiter of the lock. */
@@ -37,7 +37,7 @@ final class Wakeups implements ConnectionWatch.Listener {
 
     private final ReentrantLock lock = new ReentrantLock(); // not a monitor: waiting virtual threads never pin
     private final Map<String, Channel> channels = new HashMap<>(); // guarded by lock
-    private final ConnectionWatch watch;
+    private final RedisWatch watch;
     private boolean closed; // guarded by lock
 
     /** One lock's channel and its waiters in this service, oldest first. */
@@ -84,9 +84,8 @@ final class Wakeups implements ConnectionWatch.Listener {
         }
     }
 
-    Wakeups(ConnectionWatch watch) {
+    Wakeups(RedisWatch watch) {
         this.watch = watch;
-        watch.listener(this);
     }
 
     /**
@@ -189,6 +188,11 @@ final class Wakeups implements ConnectionWatch.Listener {
     @Override
     public void message(String channel, String message) {
         wake(channel, message);
+    }
+
+    @Override
+    public void dropped() {
+        // the lease keeper acts on drops; a waiter keeps polling until its channel is subscribed again
     }
 
     @Override
