@@ -8,7 +8,7 @@ import org.lockspi.redis.recipe.RedisSettings;
 /**
  * The Redis baseline provider, {@code redis-baseline}: locks on Redis with {@code SET key token NX PX lease} and
  * a fencing counter in one Lua script, an owner-checked release in Lua, lease renewal by a watchdog and waiters
- * woken by the releases (pub/sub), on Jedis, with the Redis lock recipe ({@code lock-redis-recipe}) that
+ * woken by the releases (pub/sub), on Jedis (6.0 to 8.0), with the Redis lock recipe ({@code lock-redis-recipe}) that
  * the Lettuce providers share, so a Jedis and a Lettuce client exclude each other on one lock. It serves one instance ({@code redis}, {@code rediss}), Redis
  * Sentinel ({@code redis-sentinel}, {@code rediss-sentinel}) and Redis Cluster ({@code redis-cluster},
  * {@code rediss-cluster}); the double {@code s} means TLS to every server. {@link RedisFairLockProvider}
@@ -65,7 +65,8 @@ import org.lockspi.redis.recipe.RedisSettings;
  * lease), {@code <keyPrefix>{N}:read} and {@code <keyPrefix>{N}:sem} (sorted sets of owner tokens scored by
  * expiry, for readers and semaphore permits), {@code <keyPrefix>{N}:wwait} (waiting writers, which new readers
  * let pass), {@code <keyPrefix>{N}:wait:<owner token>} (one short-lived key per waiting acquisition) and
- * {@code <keyPrefix>{N}:fence} (the fencing counter, never expiring). Scripts are sent by SHA-1
+ * {@code <keyPrefix>{N}:fence} (the fencing counter, which expires leaseTime + 2 retryMax after the last grant:
+ * tokens keep growing past that by their server-clock floor). Scripts are sent by SHA-1
  * ({@code EVALSHA}), loaded once per server run. The braces are a Redis Cluster hash tag:
  * all keys of one lock share a slot.
  *

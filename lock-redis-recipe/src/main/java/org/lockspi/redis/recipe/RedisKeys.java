@@ -15,7 +15,8 @@ package org.lockspi.redis.recipe;
  *   <li>{@code <prefix>{<name>}:wait:<owner token>}: one key per waiting acquisition, refreshed by each of its
  *       attempts and expiring soon after the last (a waiter that dies leaves nothing for long); it makes waiters
  *       visible to operators and to the conformance kit;</li>
- *   <li>{@code <prefix>{<name>}:fence}: the fencing counter, never expiring;</li>
+ *   <li>{@code <prefix>{<name>}:fence}: the fencing counter, expiring twice the lease time after the last grant
+ *       (the server-clock floor keeps tokens growing when it is created again);</li>
  *   <li>{@code <prefix>{<name>}:queue} (first-come first-served only): a sorted set of the owner tokens of
  *       waiting acquisitions scored by their arrival (server time, us), expiring with the last waiter's mark; their
  *       waiter keys hold their kinds' letters; an entry whose waiter key is gone (a dead waiter) is dropped.</li>

@@ -12,6 +12,11 @@ package org.lockspi.redis.recipe;
  * formatted with {@code %d}, since Lua 5.1's default number format loses digits above 10^14 (the tokens stay
  * exact in a Lua double up to 2^53, about 285 years of microseconds).
  *
+ * <p>The counter expires twice the granting client's lease time after the last grant ({@code SET ... PX}), so a lock
+ * nobody uses leaves no key behind: a counter created again later starts from the server clock, which has passed
+ * every earlier token (a token is at most a few grants ahead of the clock of its grant). An older client of this
+ * recipe writes the counter without an expiry; the next grant by a newer one gives it one again.
+ *
  * <p>Every release publishes on the lock's channel ({@link RedisKeys#channel}), so that waiters subscribed to it
  * try again at once instead of at their next poll.
  */
@@ -117,7 +122,7 @@ final class Scripts {
             + "local n = nexttoken(KEYS[2])\n"
             + "local entry = ARGV[1] .. '|' .. string.format('%d', n) .. '|' .. string.format('%d', now) .. '|' .. ARGV[4]\n"
             + "if not redis.call('SET', KEYS[1], entry, 'NX', 'PX', ARGV[2]) then return busy() end\n"
-            + "redis.call('SET', KEYS[2], string.format('%d', n))\n"
+            + "redis.call('SET', KEYS[2], string.format('%d', n), 'PX', string.format('%d', 2 * tonumber(ARGV[2])))\n"
             + "if ARGV[5] == '1' then\n"
             + "  redis.call('DEL', KEYS[3])\n"
             + "  if write then redis.call('ZREM', KEYS[5], ARGV[1]) end\n"
@@ -173,7 +178,7 @@ final class Scripts {
             + "  end\n"
             + "end\n"
             + "local n = nexttoken(KEYS[2])\n"
-            + "redis.call('SET', KEYS[2], string.format('%d', n))\n"
+            + "redis.call('SET', KEYS[2], string.format('%d', n), 'PX', string.format('%d', 2 * tonumber(ARGV[2])))\n"
             + "local entry = ARGV[1] .. '|' .. string.format('%d', n) .. '|' .. string.format('%d', now)\n"
             + "redis.call('ZADD', KEYS[3], string.format('%d', now + lease), entry)\n"
             + "keepset(KEYS[3], lease)\n"
