@@ -118,13 +118,15 @@ public record Tls(Path trustStore, String trustStoreType, String trustStorePassw
         }
     }
 
-    /** @return parameters that make the handshake check the host name, or null when it is not checked */
+    /**
+     * @return parameters that make the handshake check the host name ({@code HTTPS} endpoint identification), or,
+     *         unchecked, parameters without it (never null: Jedis 8 checks the host name when given none)
+     */
     public SSLParameters parameters() {
-        if (!verifyHostname) {
-            return null;
-        }
         SSLParameters parameters = new SSLParameters();
-        parameters.setEndpointIdentificationAlgorithm("HTTPS");
+        if (verifyHostname) {
+            parameters.setEndpointIdentificationAlgorithm("HTTPS");
+        }
         return parameters;
     }
 
