@@ -43,6 +43,15 @@ public class LockspiAutoConfiguration {
         String provider = properties.getProvider();
         LockService service = Locks.open(properties.effectiveUri(),
                 provider == null || provider.isBlank() ? null : provider.strip());
+        return withMetrics(service, properties, registry, environment);
+    }
+
+    /**
+     * Binds the service's meters to the application's registry, unless there is none or metrics are off; closes
+     * the service if that fails.
+     */
+    static LockService withMetrics(LockService service, LockspiProperties properties,
+                                   ObjectProvider<MeterRegistry> registry, Environment environment) {
         MeterRegistry meters = properties.getMetrics().isEnabled() ? registry.getIfAvailable() : null;
         if (meters == null) {
             return service;
