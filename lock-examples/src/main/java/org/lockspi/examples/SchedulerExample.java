@@ -8,7 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.lockspi.tck.process.ChildJvm;
+import org.lockspi.tck.support.ChildJvm;
 
 /**
  * The use of the original raw-ZooKeeper article: scheduler nodes that elect one poller ({@code Leadership}), and a

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import org.lockspi.Locks;
 import org.lockspi.spi.LockProvider;
-import org.lockspi.tck.process.ChildJvm;
+import org.lockspi.tck.support.ChildJvm;
 
 /**
  * The oversell scenario of the original ZkClient article, with processes and a real database: 10 items in stock,

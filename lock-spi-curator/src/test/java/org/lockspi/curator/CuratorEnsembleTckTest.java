@@ -2,31 +2,20 @@ package org.lockspi.curator;
 
 import java.time.Duration;
 import org.lockspi.spi.LockProvider;
-import org.lockspi.tck.EnsembleProviderTck;
-import org.lockspi.tck.TckBackend;
-import org.lockspi.tck.zookeeper.ZooKeeperEnsembleBackend;
+import org.lockspi.tck.zookeeper.ZooKeeperEnsembleProviderTck;
+import org.lockspi.tck.zookeeper.ZooKeeperTimeouts;
 
 /** The ensemble contracts (§19) against the Curator provider and a real three-member ZooKeeper ensemble. */
-class CuratorEnsembleTckTest extends EnsembleProviderTck {
-    private final LockProvider provider = new CuratorLockProvider();
+class CuratorEnsembleTckTest extends ZooKeeperEnsembleProviderTck {
+    private static final LockProvider PROVIDER = new CuratorLockProvider();
 
     @Override
     public LockProvider provider() {
-        return provider;
+        return PROVIDER;
     }
 
     @Override
-    protected TckBackend startBackend() {
-        return ZooKeeperEnsembleBackend.start();
-    }
-
-    @Override
-    protected String clientParameters() {
-        return "sessionTimeout=3s&connectTimeout=1s&retryBaseSleep=50ms&retryMaxRetries=2";
-    }
-
-    @Override
-    public Duration crashReleaseBound() {
-        return Duration.ofSeconds(3 + 5);
+    protected ZooKeeperTimeouts timeouts() {
+        return ZooKeeperTimeouts.of(Duration.ofSeconds(3), Duration.ofSeconds(1)).with("retryBaseSleep=50ms&retryMaxRetries=2");
     }
 }

@@ -30,6 +30,12 @@ class RedisClusterTopologyTckTest extends LockProviderTck {
         return RedisTckTest.PARAMETERS;
     }
 
+    /** The lease time of {@link #clientParameters()}. */
+    @Override
+    public Duration leaseSpan() {
+        return Duration.ofSeconds(3);
+    }
+
     @Override
     public Duration crashReleaseBound() {
         return Duration.ofSeconds(6);

@@ -31,6 +31,12 @@ class RedisFairTckTest extends LockProviderTck {
         return RedisTckTest.PARAMETERS;
     }
 
+    /** The lease time of {@link #clientParameters()}. */
+    @Override
+    public Duration leaseSpan() {
+        return Duration.ofSeconds(3);
+    }
+
     /** The lease time, a renewal interval of slack and a few back-off pauses. */
     @Override
     public Duration crashReleaseBound() {

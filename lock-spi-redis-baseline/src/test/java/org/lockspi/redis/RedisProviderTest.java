@@ -25,7 +25,7 @@ import org.lockspi.LeaseState;
 import org.lockspi.LockConnectionException;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
-import org.lockspi.tck.internal.Ports;
+import org.lockspi.tck.support.Ports;
 import org.lockspi.tck.redis.EmbeddedRedisBackend;
 
 /**

@@ -3,6 +3,7 @@ package org.lockspi.redis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,6 @@ import org.lockspi.LockService;
 import org.lockspi.Locks;
 import org.lockspi.tck.internal.StateRecorder;
 import org.lockspi.tck.redis.SentinelRedisBackend;
-import redis.clients.jedis.HostAndPort;
 
 /**
  * What a Sentinel failover does to held locks: a master, a replica and three sentinels ({@code
@@ -62,7 +62,7 @@ class RedisSentinelFailoverTopologyTest {
                 try (LockService holder = open(redis); LockService other = open(redis)) {
                     List<Held> held = acquire(holder, "failover-" + trial + "-");
                     long killed = System.nanoTime();
-                    HostAndPort old = redis.killMaster();
+                    InetSocketAddress old = redis.killMaster();
                     figures.add(observe(redis, old, killed, held, other));
                     redis.startKilled(old, Duration.ofSeconds(30));
                 }
@@ -82,7 +82,7 @@ class RedisSentinelFailoverTopologyTest {
             redis.cutReplication();
             List<Held> after = acquire(holder, "unreplicated-");
             long killed = System.nanoTime();
-            HostAndPort old = redis.killMaster();
+            InetSocketAddress old = redis.killMaster();
             List<Held> all = new ArrayList<>(before);
             all.addAll(after);
             figures = observe(redis, old, killed, all, other);
@@ -123,7 +123,7 @@ class RedisSentinelFailoverTopologyTest {
      * Waits for the failover and for every lease to settle, then checks each against the server through another
      * client: HELD means the other cannot take it; LOST means it can, with a larger fencing token.
      */
-    private static Figures observe(SentinelRedisBackend redis, HostAndPort old, long killed, List<Held> held,
+    private static Figures observe(SentinelRedisBackend redis, InetSocketAddress old, long killed, List<Held> held,
                                    LockService other) {
         redis.awaitFailover(old, SETTLE);
         long failover = System.nanoTime() - killed;

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,8 +19,8 @@ import org.lockspi.LockConnectionException;
 import org.lockspi.LockInfo;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
-import org.lockspi.tck.internal.FileTrees;
-import org.lockspi.tck.internal.Ports;
+import org.lockspi.tck.support.FileTrees;
+import org.lockspi.tck.support.Ports;
 import org.lockspi.tck.redis.RedisProcess;
 import redis.clients.jedis.Jedis;
 

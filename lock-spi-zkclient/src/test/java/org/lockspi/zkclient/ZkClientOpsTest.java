@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.lockspi.LockConnectionException;
-import org.lockspi.tck.internal.Ports;
+import org.lockspi.tck.support.Ports;
 import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
 import org.lockspi.zkclient.internal.ZkClientOps;
 import org.lockspi.zookeeper.recipe.ZkOps;

@@ -1,19 +1,18 @@
 package org.lockspi.tck;
 
-import java.lang.reflect.Method;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 import org.junit.jupiter.api.extension.TestWatcher;
-import org.junit.platform.commons.annotation.Testable;
 import org.junit.platform.commons.support.AnnotationSupport;
-import org.junit.platform.commons.support.HierarchyTraversalMode;
-import org.junit.platform.commons.support.ReflectionSupport;
 import org.lockspi.tck.report.ConformanceReport;
 import org.opentest4j.AssertionFailedError;
 
@@ -31,18 +30,18 @@ import org.opentest4j.AssertionFailedError;
 final class ConformanceWatcher implements BeforeAllCallback, AfterAllCallback, TestWatcher,
         TestExecutionExceptionHandler {
 
+    /** The system property naming a directory where each class's report is written, as text and JSON: {@value}. */
+    static final String REPORT_DIR = "lockspi.tck.reportDir";
+    /**
+     * The system property that makes a run strict, {@value}: a kit test that did not run is not verified (the
+     * conformance run sets it), where a build tool's selection otherwise makes the run partial.
+     */
+    static final String STRICT = "lockspi.tck.strict";
+
     @Override
     public void beforeAll(ExtensionContext context) {
         Class<?> testClass = context.getRequiredTestClass();
-        List<String> catalogue = ReflectionSupport.findMethods(testClass,
-                m -> AnnotationSupport.isAnnotated(m, Testable.class), HierarchyTraversalMode.TOP_DOWN).stream()
-                .map(ConformanceWatcher::displayName).distinct().collect(Collectors.toList());
-        tck(context).openReport(catalogue);
-    }
-
-    private static String displayName(Method method) {
-        return AnnotationSupport.findAnnotation(method, DisplayName.class).map(DisplayName::value)
-                .orElse(method.getName() + "()");
+        tck(context).openReport(KitRules.of(testClass), Boolean.getBoolean(STRICT));
     }
 
     @Override
@@ -50,7 +49,9 @@ final class ConformanceWatcher implements BeforeAllCallback, AfterAllCallback, T
         if (!(thrown instanceof AssertionError) || String.valueOf(thrown.getMessage()).startsWith("§")) {
             throw thrown;
         }
-        String message = name(context) + ": " + thrown.getMessage();
+        String diagnosis = context.getTestMethod().flatMap(m -> AnnotationSupport.findAnnotation(m, Diagnosis.class))
+                .map(d -> "\n  what to look at: " + d.value()).orElse("");
+        String message = name(context) + ": " + thrown.getMessage() + diagnosis;
         AssertionError named;
         if (thrown instanceof AssertionFailedError) {
             AssertionFailedError failed = (AssertionFailedError) thrown;
@@ -85,22 +86,45 @@ final class ConformanceWatcher implements BeforeAllCallback, AfterAllCallback, T
 
     @Override
     public void testDisabled(ExtensionContext context, Optional<String> reason) {
-        report(context).ifPresent(r -> r.skipped(name(context), null));
+        boolean outOfScope = context.getTestMethod().map(m -> !KitRules.inScope(m, context.getRequiredTestClass()))
+                .orElse(false);
+        if (!outOfScope) { // a contract left to the other class (ContractScope) is not this class's to judge
+            report(context).ifPresent(r -> r.disabled(name(context), reason.orElse("(no reason)")));
+        }
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
-        Optional<ConformanceReport> report = report(context);
-        if (report.isEmpty()) {
+        Optional<ConformanceReport> found = report(context);
+        if (found.isEmpty()) {
             return; // the class failed before the report was opened, e.g. by a bad unverifiedRulesAllowed()
         }
-        System.out.println(report.get().render());
+        ConformanceReport report = found.get();
+        String text = report.render();
+        System.out.println(text);
         System.out.flush();
-        Optional<String> verdict = report.get().unverifiedVerdict();
-        if (verdict.isPresent()) {
-            throw new AssertionError(verdict.get() + "\n  Only a backend with the missing capabilities can verify "
-                    + "them. If a run without them is intended, allow each rule by name, with a reason, in "
-                    + "unverifiedRulesAllowed() of " + context.getRequiredTestClass().getName() + ".");
+        write(context.getRequiredTestClass().getName(), text, report.toJson());
+        List<String> failures = report.classFailures();
+        if (!failures.isEmpty()) {
+            throw new AssertionError(String.join("\n", failures) + "\n  A rule not verified for a missing "
+                    + "capability or an abort can be allowed by name, with a reason, in unverifiedRulesAllowed() of "
+                    + context.getRequiredTestClass().getName() + "; a rule whose test the class replaces or "
+                    + "that did not run cannot.");
+        }
+    }
+
+    /** Writes the report into the directory of {@value #REPORT_DIR}, if set, as {@code <class>.txt} and {@code .json}. */
+    private static void write(String testClass, String text, String json) {
+        String dir = System.getProperty(REPORT_DIR);
+        if (dir == null || dir.isBlank()) {
+            return;
+        }
+        try {
+            Path directory = Files.createDirectories(Path.of(dir));
+            Files.writeString(directory.resolve(testClass + ".txt"), text + "\n", StandardCharsets.UTF_8);
+            Files.writeString(directory.resolve(testClass + ".json"), json, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the conformance report of " + testClass + " to " + dir, e);
         }
     }
 

@@ -19,9 +19,8 @@ final class ContractScope implements ExecutionCondition {
         if (method.isEmpty()) {
             return ConditionEvaluationResult.enabled("a TCK class");
         }
-        boolean ensembleContract = method.get().getDeclaringClass() == EnsembleFailureContracts.class;
         boolean ensembleClass = context.getTestClass().map(EnsembleProviderTck.class::isAssignableFrom).orElse(false);
-        if (ensembleContract == ensembleClass) {
+        if (context.getTestClass().map(c -> KitRules.inScope(method.get(), c)).orElse(true)) {
             return ConditionEvaluationResult.enabled(ensembleClass ? "an ensemble contract (§19)" : "a contract");
         }
         return ConditionEvaluationResult.disabled(ensembleClass

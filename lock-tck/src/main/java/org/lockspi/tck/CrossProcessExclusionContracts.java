@@ -14,8 +14,8 @@ import org.lockspi.Acquirable;
 import org.lockspi.Lease;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
-import org.lockspi.tck.internal.TempDir;
-import org.lockspi.tck.process.ChildJvm;
+import org.lockspi.tck.support.TempDir;
+import org.lockspi.tck.support.ChildJvm;
 import org.lockspi.tck.process.HolderMain;
 
 /**

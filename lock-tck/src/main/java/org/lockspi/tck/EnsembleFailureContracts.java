@@ -20,9 +20,9 @@ import org.lockspi.Acquirable;
 import org.lockspi.LockFeature;
 import org.lockspi.tck.EnsembleContention.Pass;
 import org.lockspi.tck.internal.Poll;
-import org.lockspi.tck.internal.TempDir;
+import org.lockspi.tck.support.TempDir;
 import org.lockspi.tck.internal.Workers;
-import org.lockspi.tck.process.ChildJvm;
+import org.lockspi.tck.support.ChildJvm;
 import org.lockspi.tck.process.HolderMain;
 
 /**

@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.lockspi.spi.LockUri;
-import org.lockspi.tck.internal.Ports;
+import org.lockspi.tck.support.Ports;
 
 /**
  * A server someone else runs, given by URI, for example with {@code -Dlockspi.tck.uri=zookeeper://zk1:2181/tck}.
@@ -115,16 +115,6 @@ public final class ExternalBackend implements TckBackend {
     @Override
     public void restart() {
         throw unsupported(Capability.RESTART);
-    }
-
-    @Override
-    public int watchCount(String lockName) {
-        throw unsupported(Capability.WATCH_COUNT);
-    }
-
-    @Override
-    public void removeEmptyParents(String lockName) {
-        throw unsupported(Capability.PARENT_REMOVAL);
     }
 
     /** Does nothing: the server is not ours. */

@@ -64,7 +64,7 @@ public interface FencingTokenContracts extends TckContext {
     default void mutexTokensIncreaseAfterParentRemoval() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
         requireFeature(LockFeature.REENTRANT_MUTEX);
-        requireCapability(TckBackend.Capability.PARENT_REMOVAL);
+        requireCapability(TckBackend.Capability.EMPTY_STATE_REMOVAL);
         tokensIncreaseAfterParentRemoval("mutex");
     }
 
@@ -74,7 +74,7 @@ public interface FencingTokenContracts extends TckContext {
     default void nonReentrantTokensIncreaseAfterParentRemoval() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
         requireFeature(LockFeature.NON_REENTRANT_MUTEX);
-        requireCapability(TckBackend.Capability.PARENT_REMOVAL);
+        requireCapability(TckBackend.Capability.EMPTY_STATE_REMOVAL);
         tokensIncreaseAfterParentRemoval("non-reentrant");
     }
 
@@ -84,7 +84,7 @@ public interface FencingTokenContracts extends TckContext {
             + "tokens still increase")
     default void tokensAboveTwoToThe32() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
-        requireCapability(TckBackend.Capability.HIGH_COUNTERS);
+        requireCapability(TckBackend.Capability.COUNTERS_ABOVE_32_BITS);
         List<String> kinds = new ArrayList<>();
         for (Kind kind : requireSomeKind(provider())) {
             kinds.add(kind.toString());
@@ -95,7 +95,7 @@ public interface FencingTokenContracts extends TckContext {
         List<LockService> clients = List.of(openClient(), openClient());
         for (String kind : kinds) {
             String name = uniqueName("fencing-high-" + kind);
-            long last = TckBackend.HIGH_COUNTER_FLOOR;
+            long last = TckBackend.COUNTER_FLOOR;
             List<Long> tokens = new ArrayList<>();
             for (int round = 0; round < 2; round++) {
                 for (LockService client : clients) {
@@ -105,7 +105,7 @@ public interface FencingTokenContracts extends TckContext {
                     }
                     tokens.add(token);
                     assertTrue(token > last, kind + ": tokens of successive holders of '" + name + "' must be above "
-                            + "2^32 = " + TckBackend.HIGH_COUNTER_FLOOR + " and increase (a token cut to 32 bits "
+                            + "2^32 = " + TckBackend.COUNTER_FLOOR + " and increase (a token cut to 32 bits "
                             + "is not): " + tokens);
                     last = token;
                 }
@@ -131,7 +131,7 @@ public interface FencingTokenContracts extends TckContext {
         if (backend().capabilities().contains(TckBackend.Capability.INSPECT)) {
             assertEquals(List.of(), backend().residue(name), "no entry left before the removal");
         }
-        backend().removeEmptyParents(name);
+        backend().removeEmptyState(name);
         long after = rounds(List.of(client, openClient()), kind, name, 1, before);
         assertTrue(after > before, "token after the parents were removed " + after + " > token before " + before);
     }

@@ -35,7 +35,7 @@ public interface HerdFreeContracts extends TckContext {
         requireFeature(LockFeature.HERD_FREE);
         requireFeature(LockFeature.REENTRANT_MUTEX);
         requireCapability(TckBackend.Capability.INSPECT);
-        requireCapability(TckBackend.Capability.WATCH_COUNT);
+        requireCapability(TckBackend.Capability.WAKEUP_REGISTRATIONS);
         int waiters = 3;
         String name = uniqueName("herd");
         Lease held = openClient().mutex(name).acquire(Duration.ofSeconds(10));
@@ -69,7 +69,7 @@ public interface HerdFreeContracts extends TckContext {
                     queue.add(entries.get(0));
                 }
                 Poll.until("watches on '" + name + "' with " + waiters + " waiters", waiters,
-                        () -> backend().watchCount(name), Duration.ofSeconds(10));
+                        () -> backend().wakeupRegistrations(name), Duration.ofSeconds(10));
                 assertEachWatchesItsPredecessor(name, queue);
 
                 held.release();
@@ -78,7 +78,7 @@ public interface HerdFreeContracts extends TckContext {
                             + " release before it");
                     int left = waiters - 1 - i;
                     Poll.until("watches on '" + name + "' with " + left + " waiters left", left,
-                            () -> backend().watchCount(name), Duration.ofSeconds(10));
+                            () -> backend().wakeupRegistrations(name), Duration.ofSeconds(10));
                     for (int j = i + 1; j < waiters; j++) {
                         assertEquals(1, acquired.get(j).getCount(), "waiter " + j + " still waits while waiter "
                                 + i + " holds");
@@ -100,7 +100,7 @@ public interface HerdFreeContracts extends TckContext {
 
     /**
      * Each entry of the queue but the last has exactly one watch (its successor's), the last none, counted with
-     * {@link TckBackend#watchCount(String)} on the lock's name extended by the entry's path below the lock. Done
+     * {@link TckBackend#wakeupRegistrations(String)} on the lock's name extended by the entry's path below the lock. Done
      * where the entries are paths below the lock's name (ZooKeeper), as a refinement of the total count.
      */
     private void assertEachWatchesItsPredecessor(String name, List<String> queue) {
@@ -114,7 +114,7 @@ public interface HerdFreeContracts extends TckContext {
             int expected = k < queue.size() - 1 ? 1 : 0;
             String role = k == 0 ? "the holder" : "waiter " + k + " in line";
             Poll.until("watches on " + role + "'s entry " + entry + " (queue " + queue + ")", expected,
-                    () -> backend().watchCount(node), Duration.ofSeconds(10));
+                    () -> backend().wakeupRegistrations(node), Duration.ofSeconds(10));
         }
     }
 }

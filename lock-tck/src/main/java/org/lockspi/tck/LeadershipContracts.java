@@ -13,7 +13,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,8 +27,9 @@ import org.lockspi.tck.internal.FencedRegister;
 import org.lockspi.tck.internal.LeaderCalls;
 import org.lockspi.tck.internal.LeaderCalls.Call;
 import org.lockspi.tck.internal.Poll;
-import org.lockspi.tck.internal.TcpProxy;
-import org.lockspi.tck.process.ChildJvm;
+import org.lockspi.tck.report.NotApplicable;
+import org.lockspi.tck.support.TcpProxy;
+import org.lockspi.tck.support.ChildJvm;
 import org.lockspi.tck.process.HolderMain;
 
 /**
@@ -196,6 +196,7 @@ public interface LeadershipContracts extends TckContext {
     default void partitionedLeaderStopsBeforeAnotherIsElected() throws InterruptedException {
         requireLeadership();
         requireCapability(TckBackend.Capability.PARTITION);
+        requireCapability(TckBackend.Capability.ENDS_SILENT_SESSIONS);
         String election = uniqueName("election-cut");
         Duration bound = crashReleaseBound().plusSeconds(10);
         try (FencedRegister register = new FencedRegister(); LeaderCalls calls = new LeaderCalls(register);
@@ -286,7 +287,7 @@ public interface LeadershipContracts extends TckContext {
                 LockFeature.LOST_NOTIFICATION);
         missing.removeAll(provider().features());
         if (missing.isEmpty()) {
-            Assumptions.abort("provider '" + provider().name() + "' declares REENTRANT_MUTEX, FENCING_TOKENS and "
+            throw new NotApplicable("provider '" + provider().name() + "' declares REENTRANT_MUTEX, FENCING_TOKENS and "
                     + "LOST_NOTIFICATION");
         }
         UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
@@ -303,13 +304,12 @@ public interface LeadershipContracts extends TckContext {
 
     /** Prints one line of measured times. */
     private void figures(String rule, String text) {
-        String t = Checks.sessionOrLeaseTime(clientUri()).map(d -> "T=" + d.toMillis() + " ms").orElse("T unknown");
-        System.out.println("[§20 figures] " + rule + " provider '" + provider().name() + "', " + t + ": " + text);
+        System.out.println("[§20 figures] " + rule + " provider '" + provider().name() + "', T="
+                + leaseSpan().toMillis() + " ms: " + text);
     }
 
     private String since(long from, long at) {
         long ms = (at - from) / 1_000_000;
-        return ms + " ms" + Checks.sessionOrLeaseTime(clientUri()).map(d -> String.format(Locale.ROOT, " (%.2f T)",
-                (double) ms / d.toMillis())).orElse("");
+        return ms + " ms" + String.format(Locale.ROOT, " (%.2f T)", (double) ms / leaseSpan().toMillis());
     }
 }

@@ -2,7 +2,6 @@ package org.lockspi.tck;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -10,7 +9,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -22,6 +20,7 @@ import org.lockspi.spi.LockProvider;
 import org.lockspi.tck.internal.Failures;
 import org.lockspi.tck.report.CapabilityMissing;
 import org.lockspi.tck.report.ConformanceReport;
+import org.lockspi.tck.report.NotApplicable;
 
 /**
  * The conformance kit for a lock provider. A provider's test class extends it and names the provider and the
@@ -94,14 +93,28 @@ public abstract class LockProviderTck implements CoreContracts, FailureContracts
     }
 
     /**
-     * How long after a holder dies its lock must be free. Override it to match the session timeout or lease
-     * time of {@link #clientParameters()}.
+     * The lease span {@code T} of the clients this class opens: how long the server keeps a client's locks after
+     * it last heard from it (the session timeout or lease time that {@link #clientParameters()} sets). The kit
+     * measures and bounds the failure contracts by it (§18: a cut-off holder turns {@code LOST} before {@code T}
+     * has passed; a restarted server's holder keeps the lock for {@code T}) and prints times as multiples of it.
+     * Declare it here rather than leave the kit to guess it: only the provider's author knows which parameter
+     * sets it and what the server makes of it (ZooKeeper negotiates the session timeout within the server's
+     * bounds).
      *
-     * @return the bound; 30 s unless overridden
+     * @return {@code T}, positive
+     */
+    @Override
+    public abstract Duration leaseSpan();
+
+    /**
+     * How long after a holder dies its lock must be free. Override it when the provider needs longer than the
+     * default to notice (a session expiry checked on the server's tick, a renewal interval of slack).
+     *
+     * @return the bound; twice {@link #leaseSpan()} plus 2 s unless overridden
      */
     @Override
     public Duration crashReleaseBound() {
-        return Duration.ofSeconds(30);
+        return leaseSpan().multipliedBy(2).plusSeconds(2);
     }
 
     /**
@@ -126,8 +139,9 @@ public abstract class LockProviderTck implements CoreContracts, FailureContracts
     }
 
     /** Opens the report before the first test; called by {@link ConformanceWatcher}. */
-    final void openReport(Collection<String> catalogue) {
-        report = new ConformanceReport(getClass().getName(), catalogue, unverifiedRulesAllowed());
+    final void openReport(KitRules rules, boolean strict) {
+        report = new ConformanceReport(getClass().getName(), rules.catalogue(), unverifiedRulesAllowed(),
+                rules.overridden(), rules.diagnoses(), strict);
     }
 
     /** @return the report, or null before {@link #openReport} */
@@ -137,7 +151,20 @@ public abstract class LockProviderTck implements CoreContracts, FailureContracts
 
     @BeforeAll
     protected final void startTckBackend() {
+        Duration span = Objects.requireNonNull(leaseSpan(), "leaseSpan() returned null");
+        if (span.isNegative() || span.isZero()) {
+            throw new IllegalArgumentException("leaseSpan() <= 0: " + span);
+        }
         backend = Objects.requireNonNull(startBackend(), "startBackend() returned null");
+        if (this instanceof EnsembleProviderTck
+                && !backend.capabilities().contains(TckBackend.Capability.ENSEMBLE)) {
+            TckBackend started = backend;
+            backend = null;
+            started.close();
+            throw new IllegalStateException("an EnsembleProviderTck runs the ensemble contracts (§19) on a "
+                    + "replicated server: its backend must offer ENSEMBLE; " + started.description()
+                    + " offers " + started.capabilities());
+        }
         if (report != null) {
             report.started(provider(), backend);
         }
@@ -237,7 +264,7 @@ public abstract class LockProviderTck implements CoreContracts, FailureContracts
     @Override
     public final void requireFeature(LockFeature feature) {
         if (!provider().features().contains(feature)) {
-            Assumptions.abort("provider '" + provider().name() + "' does not declare " + feature);
+            throw new NotApplicable("provider '" + provider().name() + "' does not declare " + feature);
         }
     }
 

@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Timeout;
 import org.lockspi.Acquirable;
 import org.lockspi.Lease;
 import org.lockspi.LockFeature;
-import org.lockspi.LockService;
 import org.lockspi.tck.internal.Kind;
 
 /**

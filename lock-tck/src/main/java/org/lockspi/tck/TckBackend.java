@@ -22,10 +22,17 @@ public interface TckBackend extends AutoCloseable {
         FORCE_LOSS,
         /** {@link #restart()}, {@link #stopServer()} and {@link #startServer()} work and keep the server's data. */
         RESTART,
-        /** {@link #watchCount(String)} works. */
-        WATCH_COUNT,
-        /** {@link #removeEmptyParents(String)} works. */
-        PARENT_REMOVAL,
+        /**
+         * {@link #wakeupRegistrations(String)} works: the server can count what each waiter registered to be woken
+         * (ZooKeeper: data watches), so that herd-free waiting can be checked (§14.2).
+         */
+        WAKEUP_REGISTRATIONS,
+        /**
+         * {@link #removeEmptyState(String)} works: what the server keeps of a lock while nobody holds or waits for
+         * it can be removed, as the server's own clean-up would (ZooKeeper: container parents, reaped; Redis: the
+         * fencing counter, expired), so that fencing tokens can be checked across it (§13.4, §13.5).
+         */
+        EMPTY_STATE_REMOVAL,
         /**
          * Clients in other JVM processes on this machine reach the server at {@link #uri()} (a real server does;
          * an in-memory one does not); the cross-process and crash contracts need it.
@@ -37,7 +44,7 @@ public interface TckBackend extends AutoCloseable {
          * its epoch), so a correct token is above {@code 2^32} and a token cut to 32 bits is not. Claimed only by a
          * backend that makes it so; a provider that draws its tokens from elsewhere is not tested by it.
          */
-        HIGH_COUNTERS,
+        COUNTERS_ABOVE_32_BITS,
         /**
          * A client may reach the server through a TCP proxy on this machine: its URI's single {@code host:port}
          * may be replaced by the proxy's (the fault contracts cut it off there, §18).
@@ -46,14 +53,23 @@ public interface TckBackend extends AutoCloseable {
         /** {@link #restartWithoutData(Duration)} works. */
         RESTART_WITHOUT_DATA,
         /**
+         * The server ends, by itself, the locks of a client it no longer hears from, within the lease span
+         * {@code T} of the test class ({@code LockProviderTck.leaseSpan()}): ZooKeeper expires the session, Redis
+         * lets the key's time to live run out, a database lease row's expiry passes by the database's clock. A
+         * server that frees a client's locks only when its connection closes (database advisory locks, held for
+         * as long as a silent TCP connection stays open) does not: a partitioned or paused holder keeps such a
+         * lock, and the rules that expect another client to take it over (§18.1 to §18.3, §20.4) cannot be shown.
+         */
+        ENDS_SILENT_SESSIONS,
+        /**
          * The backend is a replicated ensemble whose members can be killed one at a time: it implements
          * {@link EnsembleBackend}. The ensemble contracts (§19) need it.
          */
         ENSEMBLE
     }
 
-    /** The floor of every counter on a {@link Capability#HIGH_COUNTERS} backend: {@code 2^32}. */
-    long HIGH_COUNTER_FLOOR = 1L << 32;
+    /** The floor of every counter on a {@link Capability#COUNTERS_ABOVE_32_BITS} backend: {@code 2^32}. */
+    long COUNTER_FLOOR = 1L << 32;
 
     /** @return a one-line description for reports, e.g. {@code embedded ZooKeeper 3.9.5 at 127.0.0.1:40123} */
     String description();
@@ -126,23 +142,31 @@ public interface TckBackend extends AutoCloseable {
     }
 
     /**
-     * Counts the watches the server holds on a lock's nodes. {@code lockName} may also be a lock's name followed
-     * by {@code '/'} and the name of one of its nodes (as {@link #residue(String)} lists them, last segment), to
-     * count the watches on that node alone.
+     * Counts what waiters registered on the server to be woken about a lock's entries (ZooKeeper: the data watches
+     * on the lock's nodes). {@code lockName} may also be a lock's name followed by {@code '/'} and the name of one
+     * of its entries (as {@link #residue(String)} lists them, last segment), to count those on that entry alone.
      *
      * @param lockName the lock's backend key ({@code LockKeys.key(name)}: a name of the readable form as it is),
-     *                 or that key plus {@code "/<node>"}
-     * @return how many watches are registered on that path and the nodes below it, summed over sessions
+     *                 or that key plus {@code "/<entry>"}
+     * @return how many registrations the server holds on that entry and those below it, summed over clients
+     * @throws UnsupportedOperationException by default: the backend lacks {@link Capability#WAKEUP_REGISTRATIONS}
      */
-    int watchCount(String lockName);
+    default int wakeupRegistrations(String lockName) {
+        throw new UnsupportedOperationException("capability WAKEUP_REGISTRATIONS: " + description());
+    }
 
     /**
-     * Removes the lock's path if it has no children left, as ZooKeeper's container reaper does, so the next
-     * acquisition recreates it and its sequence numbers start again.
+     * Removes what the server keeps of a lock while nobody holds or waits for it, as the server's own clean-up
+     * would: ZooKeeper, the lock's path if it has no children left (the container reaper), so that the next
+     * acquisition recreates it and its sequence numbers start again; Redis, the lock's fencing counter (its
+     * expiry). Fencing tokens must keep growing across it (§13.4, §13.5).
      *
      * @param lockName the lock's backend key, {@code LockKeys.key(name)}: a name of the readable form as it is
+     * @throws UnsupportedOperationException by default: the backend lacks {@link Capability#EMPTY_STATE_REMOVAL}
      */
-    void removeEmptyParents(String lockName);
+    default void removeEmptyState(String lockName) {
+        throw new UnsupportedOperationException("capability EMPTY_STATE_REMOVAL: " + description());
+    }
 
     /** Stops the server and deletes its data. Idempotent. */
     @Override

@@ -43,6 +43,12 @@ public interface TckContext {
      */
     String uniqueName(String base);
 
+    /**
+     * @return the lease span {@code T}: how long the server keeps a silent client's locks (the session timeout
+     *         or lease time of {@link #clientUri()}), as the provider's test class declares it
+     */
+    Duration leaseSpan();
+
     /** @return how long after a holder dies the lock must be free: session timeout or lease time plus a margin */
     Duration crashReleaseBound();
 

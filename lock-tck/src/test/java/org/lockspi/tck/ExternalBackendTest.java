@@ -31,8 +31,8 @@ class ExternalBackendTest {
         assertThrows(UnsupportedOperationException.class, () -> backend.residue("a"));
         assertThrows(UnsupportedOperationException.class, () -> backend.forceLoss("a"));
         assertThrows(UnsupportedOperationException.class, backend::restart);
-        assertThrows(UnsupportedOperationException.class, () -> backend.watchCount("a"));
-        assertThrows(UnsupportedOperationException.class, () -> backend.removeEmptyParents("a"));
+        assertThrows(UnsupportedOperationException.class, () -> backend.wakeupRegistrations("a"));
+        assertThrows(UnsupportedOperationException.class, () -> backend.removeEmptyState("a"));
     }
 
     @Test

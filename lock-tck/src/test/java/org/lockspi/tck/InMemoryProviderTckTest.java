@@ -1,5 +1,6 @@
 package org.lockspi.tck;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.lockspi.inmemory.InMemoryLockProvider;
@@ -27,6 +28,12 @@ class InMemoryProviderTckTest extends LockProviderTck {
     @Override
     protected String clientParameters() {
         return "ifExists=true";
+    }
+
+    /** The in-memory space keeps no lease time of its own; 2 s paces the restart and leadership rules. */
+    @Override
+    public Duration leaseSpan() {
+        return Duration.ofSeconds(2);
     }
 
     @Override

@@ -2,12 +2,11 @@ package org.lockspi.zookeeper.raw;
 
 import java.time.Duration;
 import org.lockspi.spi.LockProvider;
-import org.lockspi.tck.EnsembleProviderTck;
-import org.lockspi.tck.TckBackend;
-import org.lockspi.tck.zookeeper.ZooKeeperEnsembleBackend;
+import org.lockspi.tck.zookeeper.ZooKeeperEnsembleProviderTck;
+import org.lockspi.tck.zookeeper.ZooKeeperTimeouts;
 
 /** The ensemble contracts (§19) against a real three-member ZooKeeper ensemble in child JVMs. */
-class RawZooKeeperEnsembleTckTest extends EnsembleProviderTck {
+class RawZooKeeperEnsembleTckTest extends ZooKeeperEnsembleProviderTck {
     private static final LockProvider PROVIDER = new RawZooKeeperLockProvider();
 
     @Override
@@ -16,17 +15,7 @@ class RawZooKeeperEnsembleTckTest extends EnsembleProviderTck {
     }
 
     @Override
-    protected TckBackend startBackend() {
-        return ZooKeeperEnsembleBackend.start();
-    }
-
-    @Override
-    protected String clientParameters() {
-        return "sessionTimeout=4s&connectTimeout=5s";
-    }
-
-    @Override
-    public Duration crashReleaseBound() {
-        return Duration.ofSeconds(4 + 6);
+    protected ZooKeeperTimeouts timeouts() {
+        return ZooKeeperTimeouts.of(Duration.ofSeconds(4), Duration.ofSeconds(5));
     }
 }

@@ -164,7 +164,7 @@ class RawZooKeeperLayoutTest {
         CompletableFuture<Long> ours = waitForMutex(name);
         awaitChildren(path, 2); // our node is queued behind theirs
         // the server announces no watch; look at its watch table briefly
-        Poll.until("watches on " + path, 1, () -> server.watchCount(name), Duration.ofSeconds(5));
+        Poll.until("watches on " + path, 1, () -> server.wakeupRegistrations(name), Duration.ofSeconds(5));
         assertFalse(ours.isDone(), "still waiting behind the foreign node");
         foreign.delete(theirs, -1);
         long token = ours.get(10, TimeUnit.SECONDS);

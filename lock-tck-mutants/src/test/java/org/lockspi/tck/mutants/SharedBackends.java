@@ -107,13 +107,13 @@ final class SharedBackends {
         }
 
         @Override
-        public int watchCount(String lockName) {
-            return server.watchCount(lockName);
+        public int wakeupRegistrations(String lockName) {
+            return server.wakeupRegistrations(lockName);
         }
 
         @Override
-        public void removeEmptyParents(String lockName) {
-            server.removeEmptyParents(lockName);
+        public void removeEmptyState(String lockName) {
+            server.removeEmptyState(lockName);
         }
 
         @Override

@@ -8,13 +8,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.lockspi.LockFeature;
 import org.lockspi.spi.LockProvider;
+import org.lockspi.tck.report.NotApplicable;
 
 /** Bounds and small assertions shared by the contracts. */
 public final class Checks {
@@ -153,22 +150,6 @@ public final class Checks {
     }
 
     /**
-     * The session timeout or lease time a client URI names ({@code sessionTimeout=} or {@code leaseTime=}, in
-     * {@code ms} or {@code s}): the {@code T} that the fault and leadership contracts print their figures in.
-     *
-     * @param uri a client URI
-     * @return the time, if the URI names one
-     */
-    public static Optional<Duration> sessionOrLeaseTime(String uri) {
-        Matcher m = Pattern.compile("[?&](?:sessionTimeout|leaseTime)=(\\d+)(ms|s)\\b").matcher(uri);
-        if (!m.find()) {
-            return Optional.empty();
-        }
-        long n = Long.parseLong(m.group(1));
-        return Optional.of(m.group(2).equals("s") ? Duration.ofSeconds(n) : Duration.ofMillis(n));
-    }
-
-    /**
      * Adds a query parameter to a URI.
      *
      * @param uri       the URI
@@ -188,7 +169,7 @@ public final class Checks {
      */
     public static void requireAbsent(LockProvider provider, LockFeature feature) {
         if (provider.features().contains(feature)) {
-            Assumptions.abort("provider '" + provider.name() + "' declares " + feature);
+            throw new NotApplicable("provider '" + provider.name() + "' declares " + feature);
         }
     }
 
@@ -201,7 +182,7 @@ public final class Checks {
     public static List<Kind> requireSomeKind(LockProvider provider) {
         List<Kind> kinds = Kind.supported(provider.features());
         if (kinds.isEmpty()) {
-            Assumptions.abort("provider '" + provider.name() + "' declares none of REENTRANT_MUTEX, "
+            throw new NotApplicable("provider '" + provider.name() + "' declares none of REENTRANT_MUTEX, "
                     + "NON_REENTRANT_MUTEX, READ_WRITE, SEMAPHORE");
         }
         return kinds;

@@ -27,6 +27,7 @@ import org.lockspi.AsyncAcquirable;
 import org.lockspi.Lease;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
+import org.lockspi.tck.support.ChildJvm;
 
 /**
  * Many virtual threads wait for one non-reentrant mutex, on a Java runtime with virtual threads (21 or newer), under

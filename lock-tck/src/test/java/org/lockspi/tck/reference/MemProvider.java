@@ -164,4 +164,21 @@ public class MemProvider implements LockProvider {
             super("mem-mutex-only", -4, Defect.NONE, Set.of(LockFeature.REENTRANT_MUTEX));
         }
     }
+
+    /** Correct, but declares no feature at all: a kit that calls it conformant says nothing. */
+    public static final class NoFeatures extends MemProvider {
+        /** For ServiceLoader. */
+        public NoFeatures() {
+            super("mem-no-features", -4, Defect.NONE, Set.of());
+        }
+    }
+
+    /** Correct, signals lost leases like the reference, but leaves LOST_NOTIFICATION out of what it declares. */
+    public static final class UndeclaredNotification extends MemProvider {
+        /** For ServiceLoader. */
+        public UndeclaredNotification() {
+            super("mem-undeclared-notification", -4, Defect.NONE, FEATURES.stream()
+                    .filter(f -> f != LockFeature.LOST_NOTIFICATION).collect(Collectors.toUnmodifiableSet()));
+        }
+    }
 }

@@ -37,10 +37,10 @@ public final class MemTckBackend implements TckBackend {
     private final Set<Capability> capabilities;
     private final boolean sessionsDie;
 
-    /** A server with every capability it can offer: INSPECT, FORCE_LOSS, RESTART, PARENT_REMOVAL, HIGH_COUNTERS. */
+    /** A server with every capability it can offer: INSPECT, FORCE_LOSS, RESTART, EMPTY_STATE_REMOVAL, COUNTERS_ABOVE_32_BITS. */
     public MemTckBackend() {
-        this(EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART, Capability.PARENT_REMOVAL,
-                Capability.HIGH_COUNTERS));
+        this(EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART, Capability.EMPTY_STATE_REMOVAL,
+                Capability.COUNTERS_ABOVE_32_BITS));
     }
 
     /**
@@ -117,12 +117,7 @@ public final class MemTckBackend implements TckBackend {
     }
 
     @Override
-    public int watchCount(String lockName) {
-        throw new UnsupportedOperationException("the in-memory server has no watches");
-    }
-
-    @Override
-    public void removeEmptyParents(String lockName) {
+    public void removeEmptyState(String lockName) {
         // nothing to do: the space drops a lock's queue with its last entry, and keeps its fencing counter
     }
 

@@ -67,7 +67,7 @@ class ConformanceReportTest {
         assertTrue(line(run, "§16.1").startsWith("NOT VERIFIED, ALLOWED "), line(run, "§16.1"));
         assertTrue(run.output().contains("§13.3 (" + TckRuns.NoRestartAllowed.REASON + ")"),
                 "the report names each allowed rule with its reason:\n" + run.output());
-        assertTrue(run.output().contains("lacks               RESTART, WATCH_COUNT, OTHER_PROCESSES, PARTITION, "
+        assertTrue(run.output().contains("lacks               RESTART, WAKEUP_REGISTRATIONS, OTHER_PROCESSES, PARTITION, "
                 + "RESTART_WITHOUT_DATA"),
                 "the report names the missing capabilities:\n" + run.output());
     }

@@ -32,13 +32,18 @@ final class TckRuns {
         }
 
         @Override
+        public Duration leaseSpan() {
+            return Duration.ofSeconds(2);
+        }
+
+        @Override
         protected Map<String, String> unverifiedRulesAllowed() {
             return MemTckBackend.UNVERIFIABLE;
         }
     }
 
     /** The correct reference provider, to show what the broken ones get wrong. */
-    static final class Reference extends MemRun {
+    static class Reference extends MemRun {
         @Override
         public LockProvider provider() {
             return new MemProvider();
@@ -94,7 +99,7 @@ final class TckRuns {
 
         @Override
         protected TckBackend startBackend() {
-            return new MemTckBackend(EnumSet.of(Capability.FORCE_LOSS, Capability.RESTART, Capability.PARENT_REMOVAL));
+            return new MemTckBackend(EnumSet.of(Capability.FORCE_LOSS, Capability.RESTART, Capability.EMPTY_STATE_REMOVAL));
         }
     }
 
@@ -107,8 +112,8 @@ final class TckRuns {
 
         @Override
         protected TckBackend startBackend() {
-            return new MemTckBackend(EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.PARENT_REMOVAL,
-                    Capability.HIGH_COUNTERS));
+            return new MemTckBackend(EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.EMPTY_STATE_REMOVAL,
+                    Capability.COUNTERS_ABOVE_32_BITS));
         }
     }
 
@@ -138,7 +143,7 @@ final class TckRuns {
         @Override
         protected TckBackend startBackend() {
             return new MemTckBackend(EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART,
-                    Capability.PARENT_REMOVAL, Capability.HIGH_COUNTERS), true);
+                    Capability.EMPTY_STATE_REMOVAL, Capability.COUNTERS_ABOVE_32_BITS), true);
         }
     }
 
@@ -158,7 +163,7 @@ final class TckRuns {
         @Override
         protected TckBackend startBackend() {
             return new MemTckBackend(EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART,
-                    Capability.PARENT_REMOVAL, Capability.HIGH_COUNTERS), true);
+                    Capability.EMPTY_STATE_REMOVAL, Capability.COUNTERS_ABOVE_32_BITS), true);
         }
     }
 

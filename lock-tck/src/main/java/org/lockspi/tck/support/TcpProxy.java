@@ -1,0 +1,273 @@
+package org.lockspi.tck.support;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A loopback TCP proxy put in front of one client, to cut it off from the server as a network partition would.
+ * The client's URI names the proxy ({@link #rewrite(String)}); other clients go to the server directly.
+ *
+ * <ul>
+ *   <li>{@link #blackHole(boolean)}: from now on every byte either way is dropped, and every open socket stays
+ *       open, so neither end sees a reset, only silence. With {@code acceptNew} new connections are accepted and
+ *       then black-holed too (a client's reconnect attempts hang); without it the listening socket is closed, so
+ *       they are refused.</li>
+ *   <li>{@link #heal()}: new connections are forwarded again (the port is listened on again if it was closed).
+ *       Connections that dropped bytes are closed, because their byte streams have holes no protocol survives;
+ *       the client reconnects, as it would after a real partition outlasted its read timeout.</li>
+ * </ul>
+ *
+ * <p>Two threads per connection copy the bytes; at most {@value #CONNECTIONS} connections at once. Thread-safe;
+ * {@link #close()} closes every socket and ends every thread, idempotent.
+ */
+public final class TcpProxy implements AutoCloseable {
+    static final int CONNECTIONS = 32;
+    /** {@code scheme://[user@]host:port[...]}: the authority's host and port list is group 2. */
+    private static final Pattern URI = Pattern.compile("^([a-zA-Z][a-zA-Z0-9+.-]*://(?:[^/?#@]*@)?)([^/?#]+)(.*)$");
+
+    private final String targetHost;
+    private final int targetPort;
+    private final int port;
+    private final ExecutorService threads;
+    private final List<Link> links = new ArrayList<>(); // guarded by this
+    private ServerSocket listener; // guarded by this; null while refusing
+    private boolean cut; // guarded by this
+    private boolean closed; // guarded by this
+
+    /** One client connection and its upstream one; {@code upstream} is null for one accepted while cut. */
+    private static final class Link {
+        final Socket client;
+        final Socket upstream;
+        volatile boolean dropped;
+
+        Link(Socket client, Socket upstream) {
+            this.client = client;
+            this.upstream = upstream;
+        }
+    }
+
+    private TcpProxy(String targetHost, int targetPort) {
+        this.targetHost = targetHost;
+        this.targetPort = targetPort;
+        threads = Executors.newFixedThreadPool(2 * CONNECTIONS + 1, r -> {
+            Thread t = new Thread(r, "lockspi-tck-proxy");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        } catch (IOException e) {
+            threads.shutdownNow();
+            throw new UncheckedIOException("cannot open the proxy's socket", e);
+        }
+        port = listener.getLocalPort();
+        ServerSocket first = listener;
+        threads.execute(() -> acceptLoop(first));
+    }
+
+    /**
+     * Starts a proxy on a free loopback port in front of the server that {@code serverUri} names.
+     *
+     * @param serverUri a URI {@code scheme://[user@]host:port[/path][?query]} with a single host
+     * @return the running proxy
+     * @throws IllegalArgumentException if the URI names no single {@code host:port}
+     * @throws UncheckedIOException     if the socket cannot be opened
+     */
+    public static TcpProxy inFrontOf(String serverUri) {
+        String authority = authority(serverUri);
+        int colon = authority.lastIndexOf(':');
+        if (authority.contains(",") || colon < 1) {
+            throw new IllegalArgumentException("the URI names no single host:port: " + serverUri);
+        }
+        return new TcpProxy(authority.substring(0, colon), Integer.parseInt(authority.substring(colon + 1)));
+    }
+
+    private static String authority(String uri) {
+        Matcher m = URI.matcher(uri);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("not a scheme://host:port URI: " + uri);
+        }
+        return m.group(2);
+    }
+
+    /**
+     * @param serverUri the URI the proxy was started for, possibly with parameters
+     * @return the same URI with its {@code host:port} replaced by the proxy's address
+     */
+    public String rewrite(String serverUri) {
+        Matcher m = URI.matcher(serverUri);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("not a scheme://host:port URI: " + serverUri);
+        }
+        return m.group(1) + "127.0.0.1:" + port + m.group(3);
+    }
+
+    /** @return the loopback port the proxy listens on */
+    public int port() {
+        return port;
+    }
+
+    /**
+     * Cuts the client off: drops every byte from now on, keeping sockets open.
+     *
+     * @param acceptNew whether new connections are still accepted (and black-holed) or refused
+     */
+    public synchronized void blackHole(boolean acceptNew) {
+        cut = true;
+        if (!acceptNew && listener != null) {
+            closeQuietly(listener);
+            listener = null;
+        }
+    }
+
+    /**
+     * Ends the cut: closes the connections that dropped bytes and forwards new ones.
+     *
+     * @throws UncheckedIOException if the port cannot be listened on again
+     */
+    public synchronized void heal() {
+        cut = false;
+        for (Link link : new ArrayList<>(links)) {
+            if (link.dropped || link.upstream == null) {
+                closeLink(link);
+            }
+        }
+        if (listener == null && !closed) {
+            try {
+                ServerSocket again = new ServerSocket();
+                again.setReuseAddress(true);
+                again.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
+                listener = again;
+                threads.execute(() -> acceptLoop(again));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot listen on proxy port " + port + " again", e);
+            }
+        }
+    }
+
+    private void acceptLoop(ServerSocket socket) {
+        while (true) {
+            Socket client;
+            try {
+                client = socket.accept();
+            } catch (IOException e) {
+                return; // closed: refusing, or the proxy is closed
+            }
+            Socket upstream = null;
+            boolean black;
+            synchronized (this) {
+                black = cut;
+            }
+            if (!black) {
+                try {
+                    upstream = new Socket();
+                    upstream.connect(new InetSocketAddress(targetHost, targetPort), 5_000);
+                } catch (IOException e) {
+                    closeQuietly(upstream);
+                    closeQuietly(client); // the server is down: the client sees its connection closed
+                    continue;
+                }
+            }
+            Link link = new Link(client, upstream);
+            synchronized (this) {
+                if (closed || links.size() >= CONNECTIONS) {
+                    closeLink(link);
+                    continue;
+                }
+                links.add(link);
+            }
+            threads.execute(() -> pump(link, link.client, link.upstream));
+            if (link.upstream != null) {
+                threads.execute(() -> pump(link, link.upstream, link.client));
+            }
+        }
+    }
+
+    /** Copies {@code from} to {@code to} while not cut; drops the bytes while cut; closes the link at the end. */
+    private void pump(Link link, Socket from, Socket to) {
+        byte[] buffer = new byte[8192];
+        try {
+            InputStream in = from.getInputStream();
+            OutputStream out = to == null ? null : to.getOutputStream();
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                boolean drop;
+                synchronized (this) {
+                    drop = cut || link.dropped;
+                }
+                if (drop || out == null) {
+                    link.dropped = true;
+                } else {
+                    out.write(buffer, 0, n);
+                    out.flush();
+                }
+            }
+        } catch (IOException e) {
+            // a socket was closed: the link ends
+        }
+        synchronized (this) {
+            if (cut && !closed) {
+                // while cut, an end that closes is not told to the other end: silence, as in a partition;
+                // heal() closes the link
+                link.dropped = true;
+                return;
+            }
+            closeLink(link);
+        }
+    }
+
+    private void closeLink(Link link) {
+        links.remove(link);
+        closeQuietly(link.client);
+        closeQuietly(link.upstream);
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            closeQuietly(listener);
+            listener = null;
+            for (Link link : new ArrayList<>(links)) {
+                closeLink(link);
+            }
+        }
+        threads.shutdownNow();
+        try {
+            threads.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TcpProxy[127.0.0.1:" + port + " -> " + targetHost + ":" + targetPort + "]";
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            // closing on the way out: nothing to do
+        }
+    }
+}

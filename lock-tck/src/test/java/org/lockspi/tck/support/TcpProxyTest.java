@@ -1,0 +1,114 @@
+package org.lockspi.tck.support;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The proxy in front of a small echo server. */
+class TcpProxyTest {
+    private ServerSocket echo;
+    private Thread echoThread;
+
+    @BeforeEach
+    void startEcho() throws IOException {
+        echo = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        echoThread = new Thread(() -> {
+            while (true) {
+                try {
+                    Socket s = echo.accept();
+                    Thread t = new Thread(() -> {
+                        try (s) {
+                            s.getInputStream().transferTo(s.getOutputStream());
+                        } catch (IOException e) {
+                            // the test closed it
+                        }
+                    });
+                    t.setDaemon(true);
+                    t.start();
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        });
+        echoThread.setDaemon(true);
+        echoThread.start();
+    }
+
+    @AfterEach
+    void stopEcho() throws IOException, InterruptedException {
+        echo.close();
+        echoThread.join(5_000);
+    }
+
+    @Test
+    void rewritesTheAuthorityOnly() {
+        try (TcpProxy proxy = TcpProxy.inFrontOf("zookeeper://127.0.0.1:" + echo.getLocalPort() + "/tck")) {
+            String at = "127.0.0.1:" + proxy.port();
+            assertEquals("zookeeper://" + at + "/tck?sessionTimeout=4s",
+                    proxy.rewrite("zookeeper://127.0.0.1:" + echo.getLocalPort() + "/tck?sessionTimeout=4s"));
+            assertEquals("redis://u:p@" + at + "?leaseTime=3s",
+                    proxy.rewrite("redis://u:p@127.0.0.1:" + echo.getLocalPort() + "?leaseTime=3s"));
+        }
+        assertThrows(IllegalArgumentException.class, () -> TcpProxy.inFrontOf("zookeeper://a:1,b:2/x"));
+        assertThrows(IllegalArgumentException.class, () -> TcpProxy.inFrontOf("no uri"));
+    }
+
+    @Test
+    void forwardsDropsWhileCutAndHeals() throws IOException {
+        try (TcpProxy proxy = TcpProxy.inFrontOf("redis://127.0.0.1:" + echo.getLocalPort());
+             Socket client = connect(proxy)) {
+            assertEquals("a", roundTrip(client, "a"));
+
+            proxy.blackHole(true);
+            assertThrows(SocketTimeoutException.class, () -> roundTrip(client, "b"), "bytes are dropped");
+            try (Socket during = connect(proxy)) {
+                assertThrows(SocketTimeoutException.class, () -> roundTrip(during, "c"),
+                        "a new connection is accepted and black-holed");
+            }
+
+            proxy.heal();
+            assertEquals(-1, client.getInputStream().read(), "a connection that dropped bytes is closed");
+            try (Socket after = connect(proxy)) {
+                assertEquals("d", roundTrip(after, "d"));
+            }
+        }
+    }
+
+    @Test
+    void refusesNewConnectionsWhileCutAndListensAgainOnHeal() throws IOException {
+        try (TcpProxy proxy = TcpProxy.inFrontOf("redis://127.0.0.1:" + echo.getLocalPort())) {
+            proxy.blackHole(false);
+            assertThrows(ConnectException.class, () -> connect(proxy).close());
+            proxy.heal();
+            try (Socket after = connect(proxy)) {
+                assertEquals("e", roundTrip(after, "e"));
+            }
+        }
+    }
+
+    private static Socket connect(TcpProxy proxy) throws IOException {
+        Socket socket = new Socket(InetAddress.getLoopbackAddress(), proxy.port());
+        socket.setSoTimeout(300);
+        return socket;
+    }
+
+    private static String roundTrip(Socket socket, String text) throws IOException {
+        OutputStream out = socket.getOutputStream();
+        out.write(text.getBytes());
+        out.flush();
+        InputStream in = socket.getInputStream();
+        byte[] back = in.readNBytes(text.length());
+        return new String(back);
+    }
+}
