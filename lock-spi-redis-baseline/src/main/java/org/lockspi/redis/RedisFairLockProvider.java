@@ -1,9 +1,7 @@
 package org.lockspi.redis;
 
 import org.lockspi.redis.internal.JedisConnector;
-import org.lockspi.redis.recipe.RedisOps;
 import org.lockspi.redis.recipe.RedisRecipeProvider;
-import org.lockspi.redis.recipe.RedisSettings;
 
 /**
  * The first-come first-served Redis provider, {@code redis-fair}: the {@linkplain RedisLockProvider Redis baseline}
@@ -33,12 +31,6 @@ public final class RedisFairLockProvider extends RedisRecipeProvider {
      * unpinned {@code redis://} URI keeps opening the baseline.
      */
     public RedisFairLockProvider() {
-        super(NAME, -1, true);
-    }
-
-    /** Creates the Jedis client as {@link RedisLockProvider} does. */
-    @Override
-    protected RedisOps connect(RedisSettings settings) {
-        return JedisConnector.open(settings);
+        super(NAME, -1, true, JedisConnector::open);
     }
 }

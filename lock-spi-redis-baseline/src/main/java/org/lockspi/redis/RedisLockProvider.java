@@ -1,9 +1,7 @@
 package org.lockspi.redis;
 
 import org.lockspi.redis.internal.JedisConnector;
-import org.lockspi.redis.recipe.RedisOps;
 import org.lockspi.redis.recipe.RedisRecipeProvider;
-import org.lockspi.redis.recipe.RedisSettings;
 
 /**
  * The Redis baseline provider, {@code redis-baseline}: locks on Redis with {@code SET key token NX PX lease} and
@@ -103,18 +101,11 @@ public final class RedisLockProvider extends RedisRecipeProvider {
     /** The provider's name: {@value}. */
     public static final String NAME = "redis-baseline";
 
-    /** For {@link java.util.ServiceLoader}; cheap, connects nothing. */
-    public RedisLockProvider() {
-        super(NAME, 0, false);
-    }
-
     /**
-     * Creates the Jedis client: a pool for one instance, a Sentinel-managed pool, or a cluster client.
-     *
-     * @throws org.lockspi.redis.recipe.RedisOpsException if no sentinel or seed node answers
+     * For {@link java.util.ServiceLoader}; cheap, connects nothing. A service's Jedis client is a pool for one
+     * instance, a Sentinel-managed pool, or a cluster client.
      */
-    @Override
-    protected RedisOps connect(RedisSettings settings) {
-        return JedisConnector.open(settings);
+    public RedisLockProvider() {
+        super(NAME, 0, false, JedisConnector::open);
     }
 }

@@ -57,11 +57,11 @@ public class LockspiLettuceAutoConfiguration {
             throw new IllegalStateException("the LettuceConnectionFactory has no client yet (not started)");
         }
         LockService service;
-        if (client instanceof RedisClusterClient) {
-            service = fair ? RedisLettuceFairLockProvider.open((RedisClusterClient) client, parameters)
-                    : RedisLettuceLockProvider.open((RedisClusterClient) client, parameters);
+        if (client instanceof RedisClusterClient cluster) {
+            service = fair ? RedisLettuceLockProvider.openFair(cluster, parameters)
+                    : RedisLettuceLockProvider.open(cluster, parameters);
         } else {
-            service = fair ? RedisLettuceFairLockProvider.open((RedisClient) client, parameters)
+            service = fair ? RedisLettuceLockProvider.openFair((RedisClient) client, parameters)
                     : RedisLettuceLockProvider.open((RedisClient) client, parameters);
         }
         return LockspiAutoConfiguration.withMetrics(service, properties, registry, environment);

@@ -421,14 +421,16 @@ public final class RedisLockBackend implements LockBackend {
 
     @Override
     public void close() {
+        boolean wasClosed;
         state.lock();
         try {
-            if (closed) {
-                return;
-            }
+            wasClosed = closed;
             closed = true;
         } finally {
             state.unlock();
+        }
+        if (wasClosed) {
+            return; // idempotent
         }
         wakeups.close();
         List<RedisLease> leases = keeper.close();

@@ -7,6 +7,8 @@ import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.lockspi.LockConnectionException;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
@@ -19,7 +21,8 @@ import org.lockspi.spi.LockUri;
 /**
  * A lock provider built on this recipe: everything but the client library is the same for all of them (the
  * schemes and parameters of {@link RedisSettings}, the features, the keys and scripts, the backend), so a provider
- * only names itself, says whether it is first come first served, and connects its {@link RedisOps}. Providers on
+ * only names itself, says whether it is first come first served, and gives the recipe its client's
+ * {@link RedisOps}. Providers on
  * different client libraries with the same {@code fair} are wire-compatible: they exclude each other on one lock.
  */
 public abstract class RedisRecipeProvider implements LockProvider {
@@ -44,31 +47,26 @@ public abstract class RedisRecipeProvider implements LockProvider {
     private final String name;
     private final int priority;
     private final boolean fair;
+    private final Function<RedisSettings, RedisOps> client;
     private final String version;
 
     /**
      * @param name     the provider's name
      * @param priority its preference among the providers of the Redis schemes
      * @param fair     whether its locks are first come, first served
+     * @param client   creates the client library's client for a URI's settings, for the settings' topology (one
+     *                 instance, Sentinel, Cluster; TLS for the {@code rediss} schemes) and with their timeouts. It
+     *                 may connect already; the recipe then checks it with {@link RedisOps#ping()} and closes it if
+     *                 that fails. It throws {@link RedisOpsException} if no sentinel or seed node answers, and
+     *                 {@link IllegalArgumentException} if a TLS store cannot be read
      */
-    protected RedisRecipeProvider(String name, int priority, boolean fair) {
+    protected RedisRecipeProvider(String name, int priority, boolean fair, Function<RedisSettings, RedisOps> client) {
         this.name = Objects.requireNonNull(name, "name");
         this.priority = priority;
         this.fair = fair;
+        this.client = Objects.requireNonNull(client, "client");
         this.version = loadVersion(getClass());
     }
-
-    /**
-     * Creates the client library's client for the settings' topology (one instance, Sentinel, Cluster; TLS for
-     * the {@code rediss} schemes), with the settings' timeouts. It may connect already; the recipe then checks it
-     * with {@link RedisOps#ping()} and closes it if that fails.
-     *
-     * @param settings the URI's settings
-     * @return the client; the backend closes it
-     * @throws RedisOpsException        if no sentinel or seed node answers
-     * @throws IllegalArgumentException if a TLS store cannot be read
-     */
-    protected abstract RedisOps connect(RedisSettings settings);
 
     @Override
     public final String name() {
@@ -121,7 +119,7 @@ public abstract class RedisRecipeProvider implements LockProvider {
         RedisSettings settings = RedisSettings.parse(uri);
         RedisOps redis;
         try {
-            redis = connect(settings);
+            redis = client.apply(settings);
         } catch (RedisOpsException e) {
             throw new LockConnectionException("cannot reach " + settings + " within connectTimeout "
                     + settings.connectTimeout() + ": " + e.getMessage(), e);
@@ -138,7 +136,7 @@ public abstract class RedisRecipeProvider implements LockProvider {
      * @return the open service
      * @throws LockConnectionException if the client does not connect or answer
      */
-    public final LockService openOn(RedisSettings settings, java.util.function.Supplier<RedisOps> connect) {
+    public final LockService openOn(RedisSettings settings, Supplier<RedisOps> connect) {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(connect, "connect");
         return LockServices.create(this, settings.toString(), events -> {
@@ -154,16 +152,15 @@ public abstract class RedisRecipeProvider implements LockProvider {
 
     /** @return the {@code version} of {@code version.properties} beside the provider class, or "unknown" */
     private static String loadVersion(Class<?> type) {
+        Properties found = new Properties();
         try (InputStream in = type.getResourceAsStream("version.properties")) {
             if (in != null) {
-                Properties p = new Properties();
-                p.load(in);
-                return p.getProperty("version", "unknown");
+                found.load(in);
             }
         } catch (IOException e) {
-            // fall through
+            // unknown, as without the file
         }
-        return "unknown";
+        return found.getProperty("version", "unknown");
     }
 
     @Override

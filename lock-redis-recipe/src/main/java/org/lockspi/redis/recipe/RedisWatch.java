@@ -5,7 +5,7 @@ package org.lockspi.redis.recipe;
  * once (its read ends), and carries the lock channels the backend's waiters listen on. It sees nothing of a silent
  * partition (no packet arrives); the lease renewals cover that.
  *
- * <p>{@link #listen} and {@link #unlisten} may be called from any thread and never wait for the server; after a
+ * <p>{@link #listen} may be called from any thread and never wait for the server; after a
  * reconnection the watch subscribes every listened channel again (a message sent meanwhile is lost: the waiters'
  * polling covers that).
  */
@@ -23,11 +23,14 @@ public interface RedisWatch extends AutoCloseable {
         void dropped();
     }
 
-    /** Subscribes to {@code channel}, now if connected, else once connected; sends at most one command. */
-    void listen(String channel);
-
-    /** Unsubscribes from {@code channel}. */
-    void unlisten(String channel);
+    /**
+     * Subscribes to {@code channel} (now if connected, else once connected; {@link Listener#subscribed} follows
+     * the server's confirmation), or unsubscribes from it. Sends at most one command; never waits for the reply.
+     *
+     * @param channel a lock channel
+     * @param listen  true to subscribe, false to unsubscribe
+     */
+    void listen(String channel, boolean listen);
 
     /** Stops the watch and closes its connection; idempotent. */
     @Override

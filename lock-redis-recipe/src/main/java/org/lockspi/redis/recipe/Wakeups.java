@@ -120,10 +120,10 @@ final class Wakeups implements RedisWatch.Listener {
             lock.unlock();
         }
         if (subscribe) {
-            watch.listen(channel);
+            watch.listen(channel, true);
         }
         for (String ch : idle) {
-            watch.unlisten(ch);
+            watch.listen(ch, false);
         }
         return waiter;
     }

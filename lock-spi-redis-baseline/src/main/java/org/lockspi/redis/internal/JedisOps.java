@@ -8,12 +8,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.lockspi.redis.recipe.RedisOps;
 import org.lockspi.redis.recipe.RedisOpsException;
 import org.lockspi.redis.recipe.RedisSettings;
 import org.lockspi.redis.recipe.RedisWatch;
+import org.lockspi.redis.recipe.RunIds;
 import org.lockspi.redis.recipe.Tls;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.CommandArguments;
@@ -239,32 +239,12 @@ final class JedisOps implements RedisOps {
 
     @Override
     public String runId() {
+        CommandArguments info = new CommandArguments(Protocol.Command.INFO).add("server");
         if (cluster == null) {
-            return runId(call(new CommandArguments(Protocol.Command.INFO).add("server")));
+            return RunIds.of(String.valueOf(call(info)));
         }
-        Map<String, String> ids = new TreeMap<>();
-        JedisException last = null;
-        for (Map.Entry<String, ConnectionPool> node : cluster.getClusterNodes().entrySet()) {
-            try {
-                ids.put(node.getKey(), runId(call(node.getValue(),
-                        new CommandArguments(Protocol.Command.INFO).add("server"))));
-            } catch (JedisException e) {
-                last = e; // that node is down; the renewals of the locks it served will say so
-            }
-        }
-        if (ids.isEmpty()) {
-            throw translate(last != null ? last : new JedisException("no Redis Cluster node known"));
-        }
-        return ids.toString();
-    }
-
-    private static String runId(Object info) {
-        for (String line : String.valueOf(info).split("\r?\n")) {
-            if (line.startsWith("run_id:")) {
-                return line.substring("run_id:".length()).strip();
-            }
-        }
-        return "";
+        return RunIds.ofNodes(cluster.getClusterNodes().entrySet(), Map.Entry::getKey,
+                node -> translated(() -> String.valueOf(call(node.getValue(), info))));
     }
 
     @Override

@@ -125,22 +125,8 @@ final class JedisWatch implements RedisWatch {
         }
     }
 
-    /**
-     * Subscribes to {@code channel} (now if connected, else once connected); {@link Listener#subscribed} follows
-     * the server's confirmation. Sends at most one command; never waits for the reply.
-     */
     @Override
-    public void listen(String channel) {
-        send(channel, true);
-    }
-
-    /** Unsubscribes from {@code channel}. */
-    @Override
-    public void unlisten(String channel) {
-        send(channel, false);
-    }
-
-    private void send(String ch, boolean add) {
+    public void listen(String ch, boolean add) {
         sending.lock();
         try {
             if (!(add ? channels.add(ch) : channels.remove(ch)) || subscriber == null) {

@@ -6,7 +6,6 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import java.util.Objects;
 import org.lockspi.LockService;
 import org.lockspi.redis.lettuce.internal.LettuceOps;
-import org.lockspi.redis.recipe.RedisOps;
 import org.lockspi.redis.recipe.RedisRecipeProvider;
 import org.lockspi.redis.recipe.RedisSettings;
 
@@ -28,26 +27,19 @@ import org.lockspi.redis.recipe.RedisSettings;
  * the class path it serves the Redis URIs unpinned.
  *
  * <p>An application that has a Lettuce client already (Spring Boot's Redis starter makes one) opens a service on
- * it with {@link #open(RedisClient, String)} or {@link #open(RedisClusterClient, String)}: no second client, no
- * second set of event loops.
+ * it with {@link #open(RedisClient, String)} or {@link #open(RedisClusterClient, String)} ({@code openFair} for
+ * {@code redis-lettuce-fair}): no second client, no second set of event loops.
  */
 public final class RedisLettuceLockProvider extends RedisRecipeProvider {
     /** The provider's name: {@value}. */
     public static final String NAME = "redis-lettuce";
 
-    /** For {@link java.util.ServiceLoader}; cheap, connects nothing. */
-    public RedisLettuceLockProvider() {
-        super(NAME, -2, false);
-    }
-
     /**
-     * Creates a Lettuce client for the settings' topology, with event loops of its own, and connects it.
-     *
-     * @throws org.lockspi.redis.recipe.RedisOpsException if the server does not answer in time
+     * For {@link java.util.ServiceLoader}; cheap, connects nothing. A service's client is a Lettuce
+     * {@code RedisClient} (one instance, Sentinel) or {@code RedisClusterClient} with event loops of its own.
      */
-    @Override
-    protected RedisOps connect(RedisSettings settings) {
-        return LettuceOps.open(settings);
+    public RedisLettuceLockProvider() {
+        super(NAME, -2, false, LettuceOps::open);
     }
 
     /**
@@ -83,8 +75,39 @@ public final class RedisLettuceLockProvider extends RedisRecipeProvider {
         return open(new RedisLettuceLockProvider(), client, parameters);
     }
 
+    /**
+     * A first-come first-served lock service ({@link RedisLettuceFairLockProvider}, {@code redis-lettuce-fair}) on
+     * an application's Lettuce client, as {@link #open(RedisClient, String)}.
+     *
+     * @param client     the application's client, created with its default {@link io.lettuce.core.RedisURI}
+     * @param parameters lock parameters in URI query form, or {@code ""}
+     * @return the service, {@code redis-lettuce-fair}
+     * @throws NullPointerException                if an argument is null
+     * @throws IllegalArgumentException            if a parameter is unknown, malformed or out of range, or
+     *                                             belongs to the client (TLS, Sentinel)
+     * @throws org.lockspi.LockConnectionException if the client does not connect
+     */
+    public static LockService openFair(RedisClient client, String parameters) {
+        return open(new RedisLettuceFairLockProvider(), client, parameters);
+    }
+
+    /**
+     * A first-come first-served lock service on an application's Lettuce cluster client, as
+     * {@link #openFair(RedisClient, String)}.
+     *
+     * @param client     the application's cluster client
+     * @param parameters lock parameters in URI query form, or {@code ""}
+     * @return the service, {@code redis-lettuce-fair}
+     * @throws NullPointerException                if an argument is null
+     * @throws IllegalArgumentException            if a parameter is unknown, malformed or out of range
+     * @throws org.lockspi.LockConnectionException if the client does not connect
+     */
+    public static LockService openFair(RedisClusterClient client, String parameters) {
+        return open(new RedisLettuceFairLockProvider(), client, parameters);
+    }
+
     /** The open of both Lettuce providers on an application's client. */
-    static LockService open(RedisRecipeProvider provider, AbstractRedisClient client, String parameters) {
+    private static LockService open(RedisRecipeProvider provider, AbstractRedisClient client, String parameters) {
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(parameters, "parameters");
         boolean cluster = client instanceof RedisClusterClient;

@@ -1,7 +1,6 @@
 package org.lockspi.redis.lettuce;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,21 +10,18 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.lockspi.Acquirable;
 import org.lockspi.Lease;
 import org.lockspi.LockService;
-import org.lockspi.Locks;
 import org.lockspi.redis.RedisFairLockProvider;
 import org.lockspi.redis.RedisLockProvider;
+import org.lockspi.redis.recipe.tck.RedisFixture;
 import org.lockspi.spi.LockProvider;
 import org.lockspi.tck.internal.Poll;
 import org.lockspi.tck.internal.Workers;
-import org.lockspi.tck.redis.EmbeddedRedisBackend;
 
 /**
  * A mixed fleet on one real Redis: two Jedis clients ({@code redis-baseline}) and two Lettuce clients
@@ -37,39 +33,19 @@ import org.lockspi.tck.redis.EmbeddedRedisBackend;
  */
 @Timeout(120)
 class JedisLettuceMixedFleetTest {
-    private static final String PARAMETERS = "leaseTime=3s&connectTimeout=2s&socketTimeout=1s";
     /** Acquisitions per thread and kind. */
     private static final int ROUNDS = 25;
     private static final AtomicInteger NAMES = new AtomicInteger();
-    private static EmbeddedRedisBackend redis;
 
-    private final List<LockService> services = new ArrayList<>();
+    @RegisterExtension
+    static final RedisFixture redis = new RedisFixture();
 
-    @BeforeAll
-    static void startRedis() {
-        redis = EmbeddedRedisBackend.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
-
-    @AfterEach
-    void closeServices() {
-        services.forEach(LockService::close);
-        services.clear();
-    }
-
-    private LockService open(LockProvider provider) {
-        LockService service = Locks.open(redis.uri() + "?" + PARAMETERS, provider);
-        services.add(service);
-        return service;
-    }
-
-    /** Two services per client library, alternating. */
-    private List<LockService> fleet(LockProvider jedis, LockProvider lettuce) {
-        List<LockService> fleet = List.of(open(jedis), open(lettuce), open(jedis), open(lettuce));
+    /** Two services per client library, alternating: Jedis, Lettuce, Jedis, Lettuce. */
+    private List<LockService> fleet(boolean fair) {
+        LockProvider jedis = fair ? new RedisFairLockProvider() : new RedisLockProvider();
+        LockProvider lettuce = fair ? new RedisLettuceFairLockProvider() : new RedisLettuceLockProvider();
+        List<LockService> fleet = List.of(redis.open(jedis), redis.open(lettuce), redis.open(jedis),
+                redis.open(lettuce));
         assertEquals(List.of(jedis.name(), lettuce.name(), jedis.name(), lettuce.name()),
                 fleet.stream().map(LockService::providerName).toList());
         return fleet;
@@ -79,18 +55,21 @@ class JedisLettuceMixedFleetTest {
         return base + "-" + ProcessHandle.current().pid() + "-" + NAMES.incrementAndGet();
     }
 
-    /** One unit of guarded work: long enough that an overlap would be seen. */
-    private static void work() {
-        LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(300));
+    /** One turn of one thread of one service ({@code who}: provider#service/thread) on the lock named. */
+    private interface Turn {
+        void run(LockService service, String name, Occupancy guarded, String who) throws InterruptedException;
     }
 
-    /** A task of one thread of one service; returns what it did. */
-    private interface Round {
-        void run(LockService service, String who, int round) throws InterruptedException;
-    }
-
-    /** Three threads per service, {@link #ROUNDS} rounds each; fails on the first worker failure. */
-    private static void contend(List<LockService> fleet, Round round) throws Exception {
+    /**
+     * The fleet contends for one lock: three threads per service, {@link #ROUNDS} turns each (fails on the first
+     * worker failure); then the guarded resource saw no breach and every turn, and nothing of the lock is left.
+     *
+     * @param sharedLimit how many may hold the guarded resource shared at once
+     */
+    private void contend(String base, boolean fair, int sharedLimit, Turn turn) throws Exception {
+        String name = name(base);
+        Occupancy guarded = new Occupancy(sharedLimit);
+        List<LockService> fleet = fleet(fair);
         try (Workers workers = new Workers(fleet.size() * 3)) {
             List<Future<Void>> done = new ArrayList<>();
             for (int s = 0; s < fleet.size(); s++) {
@@ -99,7 +78,7 @@ class JedisLettuceMixedFleetTest {
                     String who = service.providerName() + "#" + s + "/" + t;
                     done.add(workers.submit(() -> {
                         for (int i = 0; i < ROUNDS; i++) {
-                            round.run(service, who, i);
+                            turn.run(service, name, guarded, who);
                         }
                         return null;
                     }));
@@ -109,82 +88,66 @@ class JedisLettuceMixedFleetTest {
                 f.get(90, TimeUnit.SECONDS);
             }
         }
+        assertEquals(List.of(), guarded.violations());
+        assertEquals(fleet.size() * 3L * ROUNDS, guarded.entries());
+        assertEquals(List.of(), redis.server().residue(name), "keys left after the last release");
     }
 
+    /** Holds the lock exclusively for one unit of guarded work, long enough that an overlap would be seen. */
     private static void exclusive(Acquirable lock, Occupancy guarded, String who) throws InterruptedException {
         try (Lease lease = lock.acquire(Duration.ofSeconds(30))) {
             guarded.enterExclusive(who, lease.fencingToken());
-            work();
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(300));
             guarded.exitExclusive();
         }
     }
 
-    private static void assertClean(Occupancy guarded, long entries, String name) {
-        assertEquals(List.of(), guarded.violations());
-        assertEquals(entries, guarded.entries());
-        assertEquals(List.of(), redis.residue(name), "keys left after the last release");
+    /** Holds the lock shared (a read lock, a permit) for one unit of guarded work. */
+    private static void shared(Acquirable lock, Occupancy guarded, String who) throws InterruptedException {
+        try (Lease lease = lock.acquire(Duration.ofSeconds(30))) {
+            guarded.enterShared(who);
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(300));
+            guarded.exitShared();
+        }
     }
 
     @Test
     void mutexExcludesAcrossClientLibraries() throws Exception {
-        String name = name("mixed-mutex");
-        Occupancy guarded = new Occupancy(0);
-        List<LockService> fleet = fleet(new RedisLockProvider(), new RedisLettuceLockProvider());
         // services #0 and #1 (Jedis, Lettuce) take it as a reentrant mutex, #2 and #3 as a non-reentrant one (one
         // kind per name within a service)
-        contend(fleet, (service, who, i) -> exclusive(who.contains("#0/") || who.contains("#1/")
-                ? service.mutex(name) : service.nonReentrantMutex(name), guarded, who));
-        assertClean(guarded, 12L * ROUNDS, name);
+        contend("mixed-mutex", false, 0, (service, name, guarded, who) -> exclusive(
+                who.contains("#0/") || who.contains("#1/") ? service.mutex(name) : service.nonReentrantMutex(name),
+                guarded, who));
     }
 
     @Test
     void readWriteLockExcludesAcrossClientLibraries() throws Exception {
-        String name = name("mixed-rw");
-        Occupancy guarded = new Occupancy(Integer.MAX_VALUE);
-        List<LockService> fleet = fleet(new RedisLockProvider(), new RedisLettuceLockProvider());
-        contend(fleet, (service, who, i) -> {
+        // the first thread of each service writes, the two others read
+        contend("mixed-rw", false, Integer.MAX_VALUE, (service, name, guarded, who) -> {
             if (who.endsWith("/0")) {
                 exclusive(service.readWriteLock(name).writeLock(), guarded, who);
             } else {
-                try (Lease lease = service.readWriteLock(name).readLock().acquire(Duration.ofSeconds(30))) {
-                    guarded.enterShared(who);
-                    work();
-                    guarded.exitShared();
-                }
+                shared(service.readWriteLock(name).readLock(), guarded, who);
             }
         });
-        assertClean(guarded, 12L * ROUNDS, name);
     }
 
     @Test
     void semaphoreCountsPermitsAcrossClientLibraries() throws Exception {
-        String name = name("mixed-sem");
-        Occupancy guarded = new Occupancy(2);
-        List<LockService> fleet = fleet(new RedisLockProvider(), new RedisLettuceLockProvider());
-        contend(fleet, (service, who, i) -> {
-            try (Lease lease = service.semaphore(name, 2).acquire(Duration.ofSeconds(30))) {
-                guarded.enterShared(who);
-                work();
-                guarded.exitShared();
-            }
-        });
-        assertClean(guarded, 12L * ROUNDS, name);
+        contend("mixed-sem", false, 2, (service, name, guarded, who) -> shared(service.semaphore(name, 2), guarded,
+                who));
     }
 
     @Test
     void fairMutexExcludesAcrossClientLibraries() throws Exception {
-        String name = name("mixed-fair");
-        Occupancy guarded = new Occupancy(0);
-        List<LockService> fleet = fleet(new RedisFairLockProvider(), new RedisLettuceFairLockProvider());
-        contend(fleet, (service, who, i) -> exclusive(service.mutex(name), guarded, who));
-        assertClean(guarded, 12L * ROUNDS, name);
+        contend("mixed-fair", true, 0, (service, name, guarded, who) -> exclusive(service.mutex(name), guarded, who));
     }
 
     /** Waiters of both libraries queue in one line: each gets the lock in the order it queued. */
     @Test
     void fairQueueIsOneLineAcrossClientLibraries() throws Exception {
         String name = name("mixed-queue");
-        List<LockService> fleet = fleet(new RedisFairLockProvider(), new RedisLettuceFairLockProvider());
+        List<LockService> fleet = fleet(true);
         Lease held = fleet.get(0).mutex(name).acquire(Duration.ofSeconds(5));
         List<String> order = Collections.synchronizedList(new ArrayList<>());
         List<String> queued = new ArrayList<>();
@@ -202,7 +165,7 @@ class JedisLettuceMixedFleetTest {
                 queued.add(who);
                 int waiting = w + 1;
                 // the next waiter starts once this one's entry is on the server: the queue order is known
-                Poll.until("waiters of '" + name + "'", waiting, () -> (int) redis.residue(name).stream()
+                Poll.until("waiters of '" + name + "'", waiting, () -> (int) redis.server().residue(name).stream()
                         .filter(key -> key.contains(":wait:")).count(), Duration.ofSeconds(10));
             }
             held.release();
@@ -211,6 +174,6 @@ class JedisLettuceMixedFleetTest {
             }
         }
         assertEquals(queued, order, "the order in which the queued waiters got the lock");
-        assertEquals(List.of(), redis.residue(name), "keys left after the last release");
+        assertEquals(List.of(), redis.server().residue(name), "keys left after the last release");
     }
 }

@@ -15,14 +15,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.lockspi.Lease;
 import org.lockspi.LockService;
-import org.lockspi.Locks;
 import org.lockspi.redis.RedisLockProvider;
+import org.lockspi.redis.recipe.tck.RedisFixture;
 import org.lockspi.spi.LockProvider;
 import org.lockspi.tck.internal.Poll;
 import org.lockspi.tck.internal.Workers;
-import org.lockspi.tck.redis.EmbeddedRedisBackend;
 
 /**
  * A rolling migration under load: a fleet of four instances (each a service of its own, two threads each) works on
@@ -34,7 +34,6 @@ import org.lockspi.tck.redis.EmbeddedRedisBackend;
  */
 @Timeout(180)
 class RollingMigrationTest {
-    private static final String PARAMETERS = "leaseTime=3s&connectTimeout=2s&socketTimeout=1s";
     private static final int INSTANCES = 4;
     /** Acquisitions the fleet makes between two swaps. */
     private static final int BETWEEN_SWAPS = 40;
@@ -47,7 +46,7 @@ class RollingMigrationTest {
         final List<Future<Void>> threads = new ArrayList<>();
 
         Instance(LockProvider provider, int slot, int generation) {
-            service = Locks.open(redis.uri() + "?" + PARAMETERS, provider);
+            service = redis.open(provider);
             who = provider.name() + "@" + slot + "." + generation;
             for (int t = 0; t < 2; t++) {
                 threads.add(workers.submit(() -> {
@@ -76,7 +75,9 @@ class RollingMigrationTest {
     }
 
     private static final String LOCK = "rolling-" + ProcessHandle.current().pid();
-    private EmbeddedRedisBackend redis;
+    @RegisterExtension
+    static final RedisFixture redis = new RedisFixture();
+
     private Workers workers;
     private final Occupancy guarded = new Occupancy(0);
     private final AtomicLong total = new AtomicLong();
@@ -86,7 +87,6 @@ class RollingMigrationTest {
     void jedisToLettuceToJedisUnderLoadWithoutOverlap() throws Exception {
         LockProvider jedis = new RedisLockProvider();
         LockProvider lettuce = new RedisLettuceLockProvider();
-        redis = EmbeddedRedisBackend.start();
         workers = new Workers(2 * INSTANCES + 2);
         List<Instance> fleet = new ArrayList<>();
         int generation = 0;
@@ -108,7 +108,6 @@ class RollingMigrationTest {
                 instance.stop();
             }
             workers.close();
-            redis.close();
         }
         assertEquals(List.of(), guarded.violations(), "the guarded resource saw overlaps or a token going back");
         assertEquals(total.get(), guarded.entries());

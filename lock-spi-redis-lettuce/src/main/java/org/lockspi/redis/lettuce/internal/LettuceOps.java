@@ -27,14 +27,13 @@ import io.lettuce.core.resource.ClientResources;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.lockspi.redis.recipe.RedisOps;
 import org.lockspi.redis.recipe.RedisOpsException;
 import org.lockspi.redis.recipe.RedisSettings;
 import org.lockspi.redis.recipe.RedisWatch;
+import org.lockspi.redis.recipe.RunIds;
 
 /**
  * The recipe's operations on Lettuce: one multiplexed connection that reconnects by itself (to the instance, to
@@ -206,30 +205,10 @@ public final class LettuceOps implements RedisOps {
     @Override
     public String runId() {
         if (cluster == null) {
-            return translated(() -> runId(single.sync().info("server")));
+            return translated(() -> RunIds.of(single.sync().info("server")));
         }
-        Map<String, String> ids = new TreeMap<>();
-        RedisException last = null;
-        for (RedisClusterNode node : masters()) {
-            try {
-                ids.put(node.getUri().getHost() + ":" + node.getUri().getPort(), runId(server(node).info("server")));
-            } catch (RedisException e) {
-                last = e; // that node is down; the renewals of the locks it served will say so
-            }
-        }
-        if (ids.isEmpty()) {
-            throw translate(last != null ? last : new RedisException("no Redis Cluster node known"));
-        }
-        return ids.toString();
-    }
-
-    private static String runId(String info) {
-        for (String line : info.split("\r?\n")) {
-            if (line.startsWith("run_id:")) {
-                return line.substring("run_id:".length()).strip();
-            }
-        }
-        return "";
+        return RunIds.ofNodes(translated(this::masters), node -> node.getUri().getHost() + ":" + node.getUri().getPort(),
+                node -> translated(() -> server(node).info("server")));
     }
 
     /** On a cluster, Lettuce's scan visits every master in turn. */

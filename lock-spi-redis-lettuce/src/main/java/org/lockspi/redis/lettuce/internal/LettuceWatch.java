@@ -4,8 +4,10 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.lockspi.redis.recipe.RedisWatch;
 
@@ -53,27 +55,16 @@ final class LettuceWatch implements RedisWatch {
         connection.sync().subscribe(watchChannel);
     }
 
-    @Override
-    public void listen(String channel) {
-        send(channel, true);
-    }
-
-    @Override
-    public void unlisten(String channel) {
-        send(channel, false);
-    }
-
     /** Sends without waiting for the reply; while disconnected Lettuce subscribes again on reconnection. */
-    private void send(String channel, boolean subscribe) {
+    @Override
+    public void listen(String channel, boolean subscribe) {
         if (closed.get()) {
             return;
         }
+        RedisPubSubAsyncCommands<String, String> commands = connection.async();
         try {
-            if (subscribe) {
-                connection.async().subscribe(channel);
-            } else {
-                connection.async().unsubscribe(channel);
-            }
+            // not awaited: subscribed() reports the confirmation, onRedisDisconnected a connection that fails it
+            RedisFuture<Void> sent = subscribe ? commands.subscribe(channel) : commands.unsubscribe(channel);
         } catch (RedisException e) {
             // the connection is ending: Lettuce reconnects it and subscribes the channels again
         }
