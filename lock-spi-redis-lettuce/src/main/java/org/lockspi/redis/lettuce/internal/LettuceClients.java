@@ -68,7 +68,7 @@ final class LettuceClients {
                 data(settings, uri);
                 for (RedisSettings.Node node : settings.nodes()) {
                     RedisURI.Builder sentinel = RedisURI.builder().withHost(node.host()).withPort(node.port())
-                            .withTimeout(settings.socketTimeout()).withSsl(settings.ssl());
+                            .withTimeout(setUpTimeout(settings)).withSsl(settings.ssl());
                     if (settings.ssl()) {
                         sentinel.withVerifyPeer(verify(settings));
                     }
@@ -105,9 +105,14 @@ final class LettuceClients {
         return uri;
     }
 
-    /** What every data connection carries: database, credentials, client name, timeout, TLS. */
+    /**
+     * What every data connection carries: database, credentials, client name, timeout, TLS. The URI's timeout is
+     * the set-up's: Lettuce bounds a connection's TCP connect and handshake together by it (counted from the
+     * channel's registration, reconnections too), so it is {@link #setUpTimeout}; each connection's commands time
+     * out after {@code socketTimeout} ({@link LettuceOps} sets it on every connection it opens).
+     */
     private static void data(RedisSettings settings, RedisURI.Builder uri) {
-        uri.withDatabase(settings.database()).withClientName("lockspi").withTimeout(settings.socketTimeout())
+        uri.withDatabase(settings.database()).withClientName("lockspi").withTimeout(setUpTimeout(settings))
                 .withSsl(settings.ssl());
         if (settings.ssl()) {
             uri.withVerifyPeer(verify(settings));
@@ -115,6 +120,15 @@ final class LettuceClients {
         if (settings.password() != null) {
             uri.withAuthentication(settings.user(), settings.password());
         }
+    }
+
+    /**
+     * @return how long a connection's set-up may take: {@code connectTimeout} for the TCP connect and
+     *         {@code socketTimeout} for the handshake's round trip, as on Jedis (a short {@code socketTimeout}
+     *         alone, a third of a short lease, timed out the handshake of a cold JVM)
+     */
+    private static Duration setUpTimeout(RedisSettings settings) {
+        return settings.connectTimeout().plus(settings.socketTimeout());
     }
 
     private static SslVerifyMode verify(RedisSettings settings) {

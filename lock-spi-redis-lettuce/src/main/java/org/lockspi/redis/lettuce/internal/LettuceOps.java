@@ -241,11 +241,13 @@ public final class LettuceOps implements RedisOps {
             if (cluster == null) {
                 StatefulRedisPubSubConnection<String, String> pubsub =
                         ((RedisClient) client).connectPubSub(StringCodec.UTF8);
+                pubsub.setTimeout(settings.socketTimeout());
                 subscribers.add(pubsub);
                 watches.add(new LettuceWatch(client, pubsub, watchChannel, listener));
             } else {
                 StatefulRedisClusterPubSubConnection<String, String> pubsub =
                         ((RedisClusterClient) client).connectPubSub(StringCodec.UTF8);
+                pubsub.setTimeout(settings.socketTimeout());
                 subscribers.add(pubsub);
                 for (RedisClusterNode node : masters()) {
                     watches.add(new LettuceWatch(client, pubsub.getConnection(node.getNodeId()), watchChannel,
