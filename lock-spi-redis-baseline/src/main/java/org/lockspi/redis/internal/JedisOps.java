@@ -48,16 +48,13 @@ import redis.clients.jedis.providers.SentineledConnectionProvider;
  */
 final class JedisOps implements RedisOps {
     private final RedisSettings settings;
-    private final DefaultJedisClientConfig config;
     /** The pool of one instance or of the current master; null for a cluster. */
     private final ConnectionProvider provider;
     /** The cluster client; null unless a cluster. */
     private final JedisCluster cluster;
 
-    private JedisOps(RedisSettings settings, DefaultJedisClientConfig config, ConnectionProvider provider,
-                     JedisCluster cluster) {
+    private JedisOps(RedisSettings settings, ConnectionProvider provider, JedisCluster cluster) {
         this.settings = settings;
-        this.config = config;
         this.provider = provider;
         this.cluster = cluster;
     }
@@ -87,16 +84,16 @@ final class JedisOps implements RedisOps {
                     if (settings.sentinelPassword() != null) {
                         sentinel.password(settings.sentinelPassword());
                     }
-                    return new JedisOps(settings, config, new SentineledConnectionProvider(settings.masterName(),
+                    return new JedisOps(settings, new SentineledConnectionProvider(settings.masterName(),
                             config, pool, addresses(settings), sentinel.build()), null);
                 }
                 case CLUSTER:
                     // maxAttempts 3: a redirection or a node's failure is retried on the node the new slot map
                     // names, within socketTimeout x 3 in all
-                    return new JedisOps(settings, config, null, new JedisCluster(addresses(settings), config, 3,
+                    return new JedisOps(settings, null, new JedisCluster(addresses(settings), config, 3,
                             pool));
                 default:
-                    return new JedisOps(settings, config, new PooledConnectionProvider(new HostAndPort(
+                    return new JedisOps(settings, new PooledConnectionProvider(new HostAndPort(
                             settings.host(), settings.port()), config, pool), null);
             }
         } catch (JedisException e) {
@@ -104,8 +101,29 @@ final class JedisOps implements RedisOps {
         }
     }
 
-    /** @return the configuration of every data connection (and of the watch connections) */
+    /** @return the configuration of every data connection */
     private static DefaultJedisClientConfig dataConfig(RedisSettings settings) {
+        return data(settings).build();
+    }
+
+    /**
+     * @return the configuration of the watch connections: the data connections', without Jedis 8's RESP3
+     *         negotiation, which a plain {@code Jedis} connection does not do and warns about at every connection
+     *         unless told (Jedis 6 and 7 neither negotiate nor have the switch)
+     */
+    private static DefaultJedisClientConfig watchConfig(RedisSettings settings) {
+        DefaultJedisClientConfig.Builder config = data(settings);
+        try {
+            config.getClass().getMethod("autoNegotiateProtocol", boolean.class).invoke(config, false);
+        } catch (NoSuchMethodException e) {
+            // Jedis 6 or 7: nothing to switch off
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot configure the Jedis watch connection", e);
+        }
+        return config.build();
+    }
+
+    private static DefaultJedisClientConfig.Builder data(RedisSettings settings) {
         DefaultJedisClientConfig.Builder config = base(settings)
                 .database(settings.database())
                 .clientName("lockspi");
@@ -115,7 +133,7 @@ final class JedisOps implements RedisOps {
         if (settings.password() != null) {
             config.password(settings.password());
         }
-        return config.build();
+        return config;
     }
 
     private static DefaultJedisClientConfig.Builder base(RedisSettings settings) {
@@ -318,8 +336,9 @@ final class JedisOps implements RedisOps {
             targets.add(() -> address);
         }
         List<RedisWatch> watches = new ArrayList<>();
+        DefaultJedisClientConfig watchConfig = watchConfig(settings);
         for (Supplier<HostAndPort> target : targets) {
-            watches.add(new JedisWatch(target, config, watchChannel, settings.retryInitial(), settings.retryMax(),
+            watches.add(new JedisWatch(target, watchConfig, watchChannel, settings.retryInitial(), settings.retryMax(),
                     listener));
         }
         return watches;
