@@ -42,10 +42,7 @@ public class LockspiJdbcAutoConfiguration {
     @ConditionalOnExpression("'${lockspi.provider:}'.trim() == 'jdbc' and '${lockspi.uri:}'.trim() == ''")
     LockService lockService(DataSource dataSource, LockspiProperties properties, ObjectProvider<MeterRegistry> registry,
                             ObjectProvider<ObservationRegistry> observationRegistry, Environment environment) {
-        StringBuilder parameters = new StringBuilder();
-        properties.getParameters().forEach((name, value) -> parameters.append(parameters.length() == 0 ? "" : "&")
-                .append(name).append('=').append(value));
-        LockService service = JdbcLockProvider.open(dataSource, parameters.toString());
+        LockService service = JdbcLockProvider.open(dataSource, properties.parameterQuery());
         return LockspiAutoConfiguration.instrumented(service, properties, registry, observationRegistry, environment);
     }
 }

@@ -151,11 +151,21 @@ public class LockspiProperties {
         if (uri == null || uri.isBlank()) {
             throw new IllegalStateException("lockspi.uri is not set");
         }
-        StringBuilder b = new StringBuilder(uri.strip());
-        char separator = b.indexOf("?") < 0 ? '?' : '&';
+        String query = parameterQuery();
+        String base = uri.strip();
+        return query.isEmpty() ? base : base + (base.indexOf('?') < 0 ? '?' : '&') + query;
+    }
+
+    /**
+     * The {@code parameters} as a URI query without its {@code ?} ({@code name=value&...}; empty without any): the
+     * parameters of a service opened on an application's own client or {@code DataSource}.
+     *
+     * @return the query, never null
+     */
+    public String parameterQuery() {
+        StringBuilder b = new StringBuilder();
         for (Map.Entry<String, String> p : parameters.entrySet()) {
-            b.append(separator).append(p.getKey()).append('=').append(p.getValue());
-            separator = '&';
+            b.append(b.length() == 0 ? "" : "&").append(p.getKey()).append('=').append(p.getValue());
         }
         return b.toString();
     }
