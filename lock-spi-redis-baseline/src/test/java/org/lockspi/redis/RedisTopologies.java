@@ -31,7 +31,7 @@ final class RedisTopologies {
         for (String rule : new String[] {"§13.3", "§16.1", "§16.2", "§17.3", "§18.4", "§18.5"}) {
             rules.put(rule, restart);
         }
-        for (String rule : new String[] {"§18.1", "§18.2", "§20.4"}) {
+        for (String rule : new String[] {"§18.1", "§18.2", "§20.4", "§24.1", "§24.2", "§24.3", "§24.4", "§24.5"}) {
             rules.put(rule, partition);
         }
         return rules;
