@@ -52,11 +52,6 @@ public final class RespWire implements WireProtocol {
         return new Conversation();
     }
 
-    @Override
-    public String toString() {
-        return name();
-    }
-
     /** A request waiting for its answers: one, or one per channel of a (un)subscription (-1: until none is left). */
     private static final class Asked {
         final WireMessage request;

@@ -46,11 +46,6 @@ public final class ZooKeeperWire implements WireProtocol {
         return new Conversation();
     }
 
-    @Override
-    public String toString() {
-        return name();
-    }
-
     /** One connection: its opening, and the requests not yet answered by xid. */
     private static final class Conversation implements WireProtocol.Conversation {
         private final Map<Integer, Deque<WireMessage>> pending = new HashMap<>(); // guarded by this

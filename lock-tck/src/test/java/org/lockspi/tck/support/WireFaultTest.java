@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -28,8 +26,7 @@ import org.junit.jupiter.api.Test;
  * {@code !!!} is no message of the protocol).
  */
 class WireFaultTest {
-    private ServerSocket echo;
-    private Thread echoThread;
+    private EchoServer echo;
     private final List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** The toy protocol. */
@@ -77,47 +74,17 @@ class WireFaultTest {
 
     @BeforeEach
     void startEcho() throws IOException {
-        echo = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        echoThread = new Thread(() -> {
-            while (true) {
-                try {
-                    Socket s = echo.accept();
-                    Thread t = new Thread(() -> {
-                        try (s) {
-                            InputStream in = s.getInputStream();
-                            StringBuilder line = new StringBuilder();
-                            for (int b = in.read(); b >= 0; b = in.read()) {
-                                if (b == '\n') {
-                                    heard.add(line.toString()); // before the answer: a test that read it sees it
-                                    line.setLength(0);
-                                } else {
-                                    line.append((char) b);
-                                }
-                                s.getOutputStream().write(b);
-                            }
-                        } catch (IOException e) {
-                            // the test closed it
-                        }
-                    });
-                    t.setDaemon(true);
-                    t.start();
-                } catch (IOException e) {
-                    return;
-                }
-            }
-        });
-        echoThread.setDaemon(true);
-        echoThread.start();
+        echo = new EchoServer(heard::add);
     }
 
     @AfterEach
     void stopEcho() throws IOException, InterruptedException {
         echo.close();
-        echoThread.join(5_000);
     }
 
+
     private TcpProxy proxy() {
-        return TcpProxy.inFrontOf("lines://127.0.0.1:" + echo.getLocalPort(), new Lines());
+        return TcpProxy.inFrontOf("lines://127.0.0.1:" + echo.port(), new Lines());
     }
 
     @Test
