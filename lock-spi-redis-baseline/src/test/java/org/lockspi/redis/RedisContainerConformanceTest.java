@@ -44,13 +44,18 @@ class RedisContainerConformanceTest extends LockProviderTck {
         return Duration.ofSeconds(6);
     }
 
-    /** The container cannot be restarted by the kit (same port, same data). */
+    /** The container cannot be restarted by the kit (same port, same data), nor give the §24 faults. */
     @Override
     protected Map<String, String> unverifiedRulesAllowed() {
         String restart = "the kit cannot restart a server in a container on the same port";
         Map<String, String> allowed = new HashMap<>(RedisTckTest.UNVERIFIABLE);
         for (String rule : new String[] {"§13.3", "§16.1", "§16.2", "§17.3", "§18.4", "§18.5"}) {
             allowed.put(rule, restart);
+        }
+        String messages = "the container backend offers neither the wire framing nor the session list (the server in "
+                + "a container sees Docker's gateway, not the proxy's address); RedisTckTest runs §24 on one instance";
+        for (String rule : new String[] {"§24.1", "§24.2", "§24.3", "§24.4", "§24.5"}) {
+            allowed.put(rule, messages);
         }
         return allowed;
     }

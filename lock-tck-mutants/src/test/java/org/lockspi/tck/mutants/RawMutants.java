@@ -280,4 +280,85 @@ public final class RawMutants {
             };
         }
     }
+
+    /**
+     * A create that meets a connection loss is made again as soon as the connection is back, without looking for the
+     * node the lost one may have made (what a client library's retry loop does unless the create is protected): when
+     * the server made it, the first node stays, ahead of the second, for as long as the session lives.
+     */
+    public static final class CreatesAgainBlind extends OnRawOps {
+        /** For ServiceLoader. */
+        public CreatesAgainBlind() {
+            super("mutant-raw-creates-again-blind");
+        }
+
+        @Override
+        ZkOps wrap(ZkOps real, ZkSettings settings) {
+            return new ForwardingZkOps(real) {
+                @Override
+                public Node createEphemeralSequential(String pathPrefix) throws KeeperException, InterruptedException {
+                    for (int attempt = 1; ; attempt++) {
+                        try {
+                            return real.createEphemeralSequential(pathPrefix); // waits while the client reconnects
+                        } catch (KeeperException.ConnectionLossException e) {
+                            if (attempt == 10) {
+                                throw e;
+                            }
+                        }
+                    }
+                }
+            };
+        }
+    }
+
+    /**
+     * A delete that meets a connection loss is taken as done ("the node goes with the session anyway"): the release
+     * whose delete was lost returns, and the node stays while the session lives on.
+     */
+    public static final class DeleteLossIgnored extends OnRawOps {
+        /** For ServiceLoader. */
+        public DeleteLossIgnored() {
+            super("mutant-raw-delete-loss-ignored");
+        }
+
+        @Override
+        ZkOps wrap(ZkOps real, ZkSettings settings) {
+            return new ForwardingZkOps(real) {
+                @Override
+                public void delete(String path) throws KeeperException, InterruptedException {
+                    try {
+                        real.delete(path);
+                    } catch (KeeperException.ConnectionLossException e) {
+                        // taken as done
+                    }
+                }
+            };
+        }
+    }
+
+    /**
+     * A watch whose {@code getData} meets a connection loss is taken as set ("the client re-registers its watches
+     * when it reconnects", true only of watches the server confirmed): the waiter waits for a wake-up that never
+     * comes.
+     */
+    public static final class WatchLossIgnored extends OnRawOps {
+        /** For ServiceLoader. */
+        public WatchLossIgnored() {
+            super("mutant-raw-watch-loss-ignored");
+        }
+
+        @Override
+        ZkOps wrap(ZkOps real, ZkSettings settings) {
+            return new ForwardingZkOps(real) {
+                @Override
+                public boolean watchNode(String path, Runnable onChange) throws KeeperException, InterruptedException {
+                    try {
+                        return real.watchNode(path, onChange);
+                    } catch (KeeperException.ConnectionLossException e) {
+                        return true; // taken as set
+                    }
+                }
+            };
+        }
+    }
 }

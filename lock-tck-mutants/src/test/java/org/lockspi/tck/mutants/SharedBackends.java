@@ -117,6 +117,21 @@ final class SharedBackends {
         }
 
         @Override
+        public org.lockspi.tck.support.WireProtocol wireProtocol() {
+            return server.wireProtocol();
+        }
+
+        @Override
+        public List<Session> openSessions() {
+            return server.openSessions();
+        }
+
+        @Override
+        public void endSession(Session session) {
+            server.endSession(session);
+        }
+
+        @Override
         public void close() {
             // the server is shared: closeAll() stops it
         }
