@@ -34,7 +34,6 @@ import org.lockspi.tck.report.NotApplicable;
 import org.lockspi.tck.support.TcpProxy;
 import org.lockspi.tck.support.WireFault;
 import org.lockspi.tck.support.WireMessage;
-import org.lockspi.tck.support.WirePassage;
 
 /**
  * §24 Faults finer than a connection: one request or one answer lost on the wire, a late answer just before a cut,
@@ -44,6 +43,8 @@ import org.lockspi.tck.support.WirePassage;
  * names and traits), then strikes one message of that operation ({@link WireFault}) and judges what the provider
  * does. A rule whose clean run shows no such operation is skipped and says so. Each rule prints one line
  * {@code [§24 figures] ...}. The rules are in {@code docs/spec.md} §24.
+ *
+ * <p>(Over 500 lines: five rules, each with its clean run, its fault and every check it judges together.)
  */
 public interface RequestFaultContracts extends TckContext {
 
@@ -211,8 +212,8 @@ public interface RequestFaultContracts extends TckContext {
             Lease recorded = client.mutex(uniqueName("late-renewal-clean")).acquire(Checks.WAIT);
             long from = System.nanoTime();
             // until a renewal that may write shows, or another request twice (one whole period), or T passes
-            Optional<Traffic.Choice> chosen = Poll.settle(() -> renewal(proxy.traffic(), from, false),
-                    Optional::isPresent, t).or(() -> renewal(proxy.traffic(), from, true));
+            Optional<Traffic.Choice> chosen = Poll.settle(() -> Traffic.renewal(proxy.traffic(), from, false),
+                    Optional::isPresent, t).or(() -> Traffic.renewal(proxy.traffic(), from, true));
             long to = System.nanoTime();
             recorded.release();
             String sent = Traffic.requests(proxy.traffic(), from, to);
@@ -425,28 +426,6 @@ public interface RequestFaultContracts extends TckContext {
     /** Takes and releases a mutex, so that connections are open and scripts loaded before a clean run. */
     private void warmUp(LockService client) throws InterruptedException {
         client.mutex(uniqueName("warm-up")).acquire(Checks.WAIT).release();
-    }
-
-    /**
-     * The request to strike as a renewal, from what the client sent since {@code from} while it held and did nothing:
-     * the first that may write; else, once one has come twice (a whole period seen) or {@code anyway}, the first that
-     * is not a keep-alive, else the first keep-alive.
-     */
-    private static Optional<Traffic.Choice> renewal(List<WirePassage> log, long from, boolean anyway) {
-        long now = System.nanoTime();
-        Optional<Traffic.Choice> write = Traffic.firstRequest(log, from, now, m -> m.is(WireMessage.Trait.WRITE));
-        if (write.isPresent()) {
-            return write;
-        }
-        Optional<Traffic.Choice> other = Traffic.firstRequest(log, from, now,
-                m -> !m.is(WireMessage.Trait.KEEPALIVE));
-        boolean twice = other.isPresent() && log.stream().filter(p -> p.at() - from >= 0
-                && p.message().direction() == WireMessage.Direction.REQUEST
-                && p.message().operation().equals(other.get().operation())).count() >= 2;
-        if (twice || anyway && other.isPresent()) {
-            return other;
-        }
-        return anyway ? Traffic.firstRequest(log, from, now, m -> true) : Optional.empty();
     }
 
     /** @return the server's sessions whose connection comes from the proxy: the client's */

@@ -97,6 +97,32 @@ public final class Traffic {
                 .collect(Collectors.joining(", "));
     }
 
+    /**
+     * The request to strike as a renewal, from what a client sent since {@code from} while it held a lease and did
+     * nothing: the first that may write; else, once one has come twice (a whole period seen) or {@code anyway}, the
+     * first that is not a keep-alive; else ({@code anyway}) the first keep-alive.
+     *
+     * @param log    the proxy's traffic
+     * @param from   when the client began to hold and do nothing ({@link System#nanoTime()})
+     * @param anyway whether to choose from what came so far, however little
+     * @return the choice, or empty if none can be made yet
+     */
+    public static Optional<Choice> renewal(List<WirePassage> log, long from, boolean anyway) {
+        long now = System.nanoTime();
+        Optional<Choice> write = firstRequest(log, from, now, m -> m.is(WireMessage.Trait.WRITE));
+        if (write.isPresent()) {
+            return write;
+        }
+        Optional<Choice> other = firstRequest(log, from, now, m -> !m.is(WireMessage.Trait.KEEPALIVE));
+        boolean twice = other.isPresent() && between(log, from, now).stream()
+                .filter(p -> p.message().direction() == WireMessage.Direction.REQUEST
+                        && p.message().operation().equals(other.get().operation())).count() >= 2;
+        if (twice || anyway && other.isPresent()) {
+            return other;
+        }
+        return anyway ? firstRequest(log, from, now, m -> true) : Optional.empty();
+    }
+
     private static List<WirePassage> between(List<WirePassage> log, long from, long to) {
         return log.stream().filter(p -> p.at() - from >= 0 && p.at() - to <= 0).collect(Collectors.toList());
     }
