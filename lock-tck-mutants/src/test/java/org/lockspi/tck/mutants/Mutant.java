@@ -66,8 +66,9 @@ enum Mutant {
     RAW_CREATES_AGAIN_BLIND(MutantRuns.RawCreatesAgainBlind.class, "zookeeper-raw",
             "a create that met a connection loss made again without looking for the node the lost one made: an "
                     + "orphan ahead of the client's own node", "§24.1"),
-    RAW_DELETE_LOSS_IGNORED(MutantRuns.RawDeleteLossIgnored.class, "zookeeper-raw",
-            "a delete that met a connection loss taken as done: the node stays while the session lives", "§24.2"),
+    RAW_LOST_DELETE_SWEPT_LATE(MutantRuns.RawLostDeleteSweptLate.class, "zookeeper-raw",
+            "a delete that met a connection loss left to a sweep a session timeout and a second later, not sent again "
+                    + "when the connection returns", "§24.2"),
     REDIS_VALIDITY_FROM_ANSWER(MutantRuns.RedisValidityFromAnswer.class, "redis-baseline",
             "a lease's validity counted from when its renewal's answer came, not from when it was sent", "§24.3"),
     RAW_WATCH_LOSS_IGNORED(MutantRuns.RawWatchLossIgnored.class, "zookeeper-raw",

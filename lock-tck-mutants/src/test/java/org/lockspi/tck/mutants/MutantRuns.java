@@ -160,10 +160,10 @@ final class MutantRuns {
         }
     }
 
-    static final class RawDeleteLossIgnored extends OnZooKeeper {
+    static final class RawLostDeleteSweptLate extends OnZooKeeper {
         @Override
         public LockProvider provider() {
-            return new RawMutants.DeleteLossIgnored();
+            return new RawMutants.LostDeleteSweptLate();
         }
     }
 

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -312,25 +314,50 @@ public final class RawMutants {
     }
 
     /**
-     * A delete that meets a connection loss is taken as done ("the node goes with the session anyway"): the release
-     * whose delete was lost returns, and the node stays while the session lives on.
+     * A delete that meets a connection loss is left to a sweep one session timeout and a second later ("whatever
+     * the connection loss left behind is swept up"), not sent again when the connection returns: the lock stays
+     * taken past the release bound, though the server was reachable all along.
      */
-    public static final class DeleteLossIgnored extends OnRawOps {
+    public static final class LostDeleteSweptLate extends OnRawOps {
         /** For ServiceLoader. */
-        public DeleteLossIgnored() {
-            super("mutant-raw-delete-loss-ignored");
+        public LostDeleteSweptLate() {
+            super("mutant-raw-lost-delete-swept-late");
         }
 
         @Override
         ZkOps wrap(ZkOps real, ZkSettings settings) {
+            long sweepMillis = settings.sessionTimeout().toMillis() + 1_000;
+            ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "mutant-sweeper");
+                t.setDaemon(true);
+                return t;
+            });
             return new ForwardingZkOps(real) {
                 @Override
                 public void delete(String path) throws KeeperException, InterruptedException {
                     try {
                         real.delete(path);
                     } catch (KeeperException.ConnectionLossException e) {
-                        // taken as done
+                        sweeper.schedule(() -> sweep(path), sweepMillis, TimeUnit.MILLISECONDS);
                     }
+                }
+
+                private void sweep(String path) {
+                    try {
+                        real.delete(path);
+                    } catch (KeeperException.NoNodeException | KeeperException.SessionExpiredException e) {
+                        // gone
+                    } catch (KeeperException e) {
+                        sweeper.schedule(() -> sweep(path), sweepMillis, TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException | IllegalStateException e) {
+                        // closing
+                    }
+                }
+
+                @Override
+                public void close() {
+                    sweeper.shutdownNow();
+                    real.close();
                 }
             };
         }

@@ -26,32 +26,6 @@ public final class RedisMutants {
     private RedisMutants() {
     }
 
-    /** @return the engine's events as they are, with {@code onSuspended} run first when the connection is suspended */
-    private static BackendEvents noticingSuspension(BackendEvents events, Runnable onSuspended) {
-        return new BackendEvents() {
-            @Override
-            public void connectionSuspended() {
-                onSuspended.run();
-                events.connectionSuspended();
-            }
-
-            @Override
-            public void connectionRestored() {
-                events.connectionRestored();
-            }
-
-            @Override
-            public void leasesConfirmed() {
-                events.leasesConfirmed();
-            }
-
-            @Override
-            public void leaseLost(BackendLease lease) {
-                events.leaseLost(lease);
-            }
-        };
-    }
-
     /** The busy reply of the acquire script (nil) taken for a grant: a held lock is "acquired" anyway. */
     public static final class BusyAsGranted extends ForwardingProvider {
         /** For ServiceLoader. */
@@ -302,7 +276,28 @@ public final class RedisMutants {
         @Override
         public LockBackend open(LockUri uri, BackendEvents events) {
             AtomicBoolean broken = new AtomicBoolean();
-            LockBackend backend = super.open(uri, noticingSuspension(events, () -> broken.set(true)));
+            LockBackend backend = super.open(uri, new BackendEvents() {
+                @Override
+                public void connectionSuspended() {
+                    broken.set(true);
+                    events.connectionSuspended();
+                }
+
+                @Override
+                public void connectionRestored() {
+                    events.connectionRestored();
+                }
+
+                @Override
+                public void leasesConfirmed() {
+                    events.leasesConfirmed();
+                }
+
+                @Override
+                public void leaseLost(BackendLease lease) {
+                    events.leaseLost(lease);
+                }
+            });
             return new LockBackend() {
                 @Override
                 public BackendLease acquire(AcquireRequest request, Deadline deadline) throws InterruptedException {
@@ -423,7 +418,11 @@ public final class RedisMutants {
             }
         }
 
-        /** The service's client, opened anew at the first acquisition after a connection was lost. */
+        /**
+         * The service's client, opened anew at the first acquisition after a connection was lost; the connection
+         * events of the current client alone reach the engine (a new client is connected), its leases' events of
+         * every client.
+         */
         private final class Replacing implements LockBackend {
             private final LockUri uri;
             private final BackendEvents events;
@@ -437,7 +436,34 @@ public final class RedisMutants {
             }
 
             private LockBackend openOne() {
-                return CloseEndsOnlyCurrent.super.open(uri, noticingSuspension(events, () -> dropped.set(true)));
+                LockBackend[] self = new LockBackend[1];
+                self[0] = CloseEndsOnlyCurrent.super.open(uri, new BackendEvents() {
+                    @Override
+                    public void connectionSuspended() {
+                        if (self[0] == null || self[0] == current) {
+                            dropped.set(true);
+                            events.connectionSuspended();
+                        }
+                    }
+
+                    @Override
+                    public void connectionRestored() {
+                        if (self[0] == null || self[0] == current) {
+                            events.connectionRestored();
+                        }
+                    }
+
+                    @Override
+                    public void leasesConfirmed() {
+                        events.leasesConfirmed();
+                    }
+
+                    @Override
+                    public void leaseLost(BackendLease lease) {
+                        events.leaseLost(lease);
+                    }
+                });
+                return self[0];
             }
 
             @Override
@@ -445,6 +471,7 @@ public final class RedisMutants {
                 if (dropped.getAndSet(false)) {
                     FORGOTTEN.add(current); // kept for the leases it holds, and forgotten
                     current = openOne();
+                    events.connectionRestored(); // the fresh client is connected
                 }
                 return current.acquire(request, deadline);
             }
