@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.lockspi.tck.support.WireProtocol;
 
 /**
  * A {@link TckBackend} that hands every call to another, for a backend that changes one thing about a server: a
@@ -86,6 +87,21 @@ public abstract class ForwardingTckBackend implements TckBackend {
     @Override
     public void removeEmptyState(String lockName) {
         server.removeEmptyState(lockName);
+    }
+
+    @Override
+    public WireProtocol wireProtocol() {
+        return server.wireProtocol();
+    }
+
+    @Override
+    public List<Session> openSessions() {
+        return server.openSessions();
+    }
+
+    @Override
+    public void endSession(Session session) {
+        server.endSession(session);
     }
 
     @Override

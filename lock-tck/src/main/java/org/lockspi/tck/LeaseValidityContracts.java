@@ -34,16 +34,6 @@ import org.lockspi.tck.internal.StateRecorder;
 public interface LeaseValidityContracts extends TckContext {
 
     /**
-     * The provider's documented bound on {@code release()} and {@code close()} during an outage (the ZooKeeper
-     * providers: {@code min(connectTimeout, sessionTimeout / 2)}). §17.3 allows it plus {@link Checks#BOUND}.
-     *
-     * @return the bound; by default half the crash-release bound
-     */
-    default Duration releaseBound() {
-        return crashReleaseBound().dividedBy(2);
-    }
-
-    /**
      * A mutex lease just acquired is {@code HELD}, its {@code validFor()} is positive and {@code checkValid()} returns.
      */
     @Test

@@ -62,7 +62,21 @@ enum Mutant {
     RAW_RESTORE_UNREPORTED(MutantRuns.RawRestoreUnreported.class, "zookeeper-raw",
             "the reconnection (connectionRestored) not passed on: leases stay UNCERTAIN", "§16.1"),
     REDIS_VALIDITY_UNTRACKED(MutantRuns.RedisValidityUntracked.class, "redis-baseline",
-            "confirmedUntilNanos()/validUntilNanos() not tracked (the SPI defaults)", "§18.3");
+            "confirmedUntilNanos()/validUntilNanos() not tracked (the SPI defaults)", "§18.3"),
+    RAW_CREATES_AGAIN_BLIND(MutantRuns.RawCreatesAgainBlind.class, "zookeeper-raw",
+            "a create that met a connection loss made again without looking for the node the lost one made: an "
+                    + "orphan ahead of the client's own node", "§24.1"),
+    RAW_LOST_DELETE_SWEPT_LATE(MutantRuns.RawLostDeleteSweptLate.class, "zookeeper-raw",
+            "a delete that met a connection loss left to a sweep a session timeout and a second later, not sent again "
+                    + "when the connection returns", "§24.2"),
+    REDIS_VALIDITY_FROM_ANSWER(MutantRuns.RedisValidityFromAnswer.class, "redis-baseline",
+            "a lease's validity counted from when its renewal's answer came, not from when it was sent", "§24.3"),
+    RAW_WATCH_LOSS_IGNORED(MutantRuns.RawWatchLossIgnored.class, "zookeeper-raw",
+            "a watch whose getData met a connection loss taken as set: the waiter waits for a wake-up that never "
+                    + "comes", "§24.4"),
+    REDIS_CLOSE_ENDS_ONLY_CURRENT(MutantRuns.RedisCloseEndsOnlyCurrent.class, "redis-baseline",
+            "after a lost connection a fresh client, the old one kept for its leases; close() closes the current one "
+                    + "only", "§24.5");
 
     final Class<? extends LockProviderTck> run;
     final String realProvider;

@@ -9,7 +9,9 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +32,11 @@ import java.util.regex.Pattern;
  *       the client reconnects, as it would after a real partition outlasted its read timeout.</li>
  * </ul>
  *
+ * <p>With a {@link WireProtocol} ({@link #inFrontOf(String, WireProtocol)}) the proxy also reads the messages it
+ * carries: it passes each on once it is whole, logs it ({@link #traffic()}), and can take out one chosen message
+ * instead of a whole connection ({@link #arm(WireFault)}: a request that never arrives, an answer that never comes
+ * back, an answer that comes late before the cut).
+ *
  * <p>Two threads per connection copy the bytes; at most {@value #CONNECTIONS} connections at once. Thread-safe;
  * {@link #close()} closes every socket and ends every thread, idempotent.
  */
@@ -42,7 +49,9 @@ public final class TcpProxy implements AutoCloseable {
     private final int targetPort;
     private final int port;
     private final ExecutorService threads;
+    private final WireTap tap; // null: bytes are carried as they come
     private final List<Link> links = new ArrayList<>(); // guarded by this
+    private final Set<String> upstreams = new LinkedHashSet<>(); // guarded by this
     private ServerSocket listener; // guarded by this; null while refusing
     private boolean cut; // guarded by this
     private boolean closed; // guarded by this
@@ -51,17 +60,20 @@ public final class TcpProxy implements AutoCloseable {
     private static final class Link {
         final Socket client;
         final Socket upstream;
+        final WireTap.Connection wire; // null without a protocol, or without an upstream
         volatile boolean dropped;
 
-        Link(Socket client, Socket upstream) {
+        Link(Socket client, Socket upstream, WireTap.Connection wire) {
             this.client = client;
             this.upstream = upstream;
+            this.wire = wire;
         }
     }
 
-    private TcpProxy(String targetHost, int targetPort) {
+    private TcpProxy(String targetHost, int targetPort, WireProtocol protocol) {
         this.targetHost = targetHost;
         this.targetPort = targetPort;
+        this.tap = protocol == null ? null : new WireTap(protocol);
         threads = Executors.newFixedThreadPool(2 * CONNECTIONS + 1, r -> {
             Thread t = new Thread(r, "lockspi-tck-proxy");
             t.setDaemon(true);
@@ -87,12 +99,31 @@ public final class TcpProxy implements AutoCloseable {
      * @throws UncheckedIOException     if the socket cannot be opened
      */
     public static TcpProxy inFrontOf(String serverUri) {
+        return start(serverUri, null);
+    }
+
+    /**
+     * Starts a proxy that also reads the messages it carries, by {@code protocol}, so that it can log them and
+     * strike one ({@link #arm(WireFault)}).
+     *
+     * @param serverUri a URI {@code scheme://[user@]host:port[/path][?query]} with a single host
+     * @param protocol  how the server's protocol frames its messages
+     * @return the running proxy
+     * @throws IllegalArgumentException if the URI names no single {@code host:port}
+     * @throws UncheckedIOException     if the socket cannot be opened
+     */
+    public static TcpProxy inFrontOf(String serverUri, WireProtocol protocol) {
+        return start(serverUri, java.util.Objects.requireNonNull(protocol, "protocol"));
+    }
+
+    private static TcpProxy start(String serverUri, WireProtocol protocol) {
         String authority = authority(serverUri);
         int colon = authority.lastIndexOf(':');
         if (authority.contains(",") || colon < 1) {
             throw new IllegalArgumentException("the URI names no single host:port: " + serverUri);
         }
-        return new TcpProxy(authority.substring(0, colon), Integer.parseInt(authority.substring(colon + 1)));
+        return new TcpProxy(authority.substring(0, colon), Integer.parseInt(authority.substring(colon + 1)),
+                protocol);
     }
 
     private static String authority(String uri) {
@@ -118,6 +149,42 @@ public final class TcpProxy implements AutoCloseable {
     /** @return the loopback port the proxy listens on */
     public int port() {
         return port;
+    }
+
+    /**
+     * @return the local address ({@code 127.0.0.1:<port>}) of every connection the proxy opened to the server, open
+     *         or closed, in the order they were opened: the addresses the server sees the client behind the proxy
+     *         come from
+     */
+    public synchronized Set<String> upstreamAddresses() {
+        return java.util.Collections.unmodifiableSet(new LinkedHashSet<>(upstreams));
+    }
+
+    /**
+     * @return every message the proxy carried so far, in the order they came to it
+     * @throws IllegalStateException if the proxy was started without a {@link WireProtocol}
+     */
+    public List<WirePassage> traffic() {
+        return tap().log();
+    }
+
+    /**
+     * Arms a fault: the message it chooses, among those that come from now on, is struck as the fault says. A
+     * fault armed before and not struck yet is dropped.
+     *
+     * @param fault the fault
+     * @return {@code fault}, to wait for
+     * @throws IllegalStateException if the proxy was started without a {@link WireProtocol}
+     */
+    public WireFault arm(WireFault fault) {
+        return tap().arm(java.util.Objects.requireNonNull(fault, "fault"));
+    }
+
+    private WireTap tap() {
+        if (tap == null) {
+            throw new IllegalStateException(this + " was started without a wire protocol");
+        }
+        return tap;
     }
 
     /**
@@ -181,33 +248,49 @@ public final class TcpProxy implements AutoCloseable {
                     continue;
                 }
             }
-            Link link = new Link(client, upstream);
+            Link link = new Link(client, upstream, tap == null || upstream == null ? null : tap.open());
             synchronized (this) {
                 if (closed || links.size() >= CONNECTIONS) {
                     closeLink(link);
                     continue;
                 }
                 links.add(link);
+                if (upstream != null) {
+                    upstreams.add("127.0.0.1:" + upstream.getLocalPort());
+                }
             }
-            threads.execute(() -> pump(link, link.client, link.upstream));
+            threads.execute(() -> pump(link, link.client, link.upstream, WireMessage.Direction.REQUEST));
             if (link.upstream != null) {
-                threads.execute(() -> pump(link, link.upstream, link.client));
+                threads.execute(() -> pump(link, link.upstream, link.client, WireMessage.Direction.RESPONSE));
             }
         }
     }
 
-    /** Copies {@code from} to {@code to} while not cut; drops the bytes while cut; closes the link at the end. */
-    private void pump(Link link, Socket from, Socket to) {
+    /**
+     * Copies {@code from} to {@code to} while not cut (whole messages, through the tap, with a protocol); drops the
+     * bytes while cut; closes the link at the end, or when a fault dropped one of its messages.
+     */
+    private void pump(Link link, Socket from, Socket to, WireMessage.Direction direction) {
         byte[] buffer = new byte[8192];
         try {
             InputStream in = from.getInputStream();
             OutputStream out = to == null ? null : to.getOutputStream();
             for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-                boolean drop;
-                synchronized (this) {
-                    drop = cut || link.dropped;
+                if (link.wire != null) {
+                    WireTap.After after = tap.carry(link.wire, direction, buffer, n, out, () -> dropping(link),
+                            () -> blackHole(true));
+                    if (after == WireTap.After.CLOSE) {
+                        synchronized (this) {
+                            closeLink(link); // the message was the last the connection carried
+                        }
+                        return;
+                    }
+                    if (after == WireTap.After.DROPPED_BYTES) {
+                        link.dropped = true;
+                    }
+                    continue;
                 }
-                if (drop || out == null) {
+                if (dropping(link) || out == null) {
                     link.dropped = true;
                 } else {
                     out.write(buffer, 0, n);
@@ -226,6 +309,10 @@ public final class TcpProxy implements AutoCloseable {
             }
             closeLink(link);
         }
+    }
+
+    private synchronized boolean dropping(Link link) {
+        return cut || link.dropped;
     }
 
     private void closeLink(Link link) {
@@ -257,7 +344,8 @@ public final class TcpProxy implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "TcpProxy[127.0.0.1:" + port + " -> " + targetHost + ":" + targetPort + "]";
+        return "TcpProxy[127.0.0.1:" + port + " -> " + targetHost + ":" + targetPort
+                + (tap == null ? "" : ", " + tap.protocolName()) + "]";
     }
 
     private static void closeQuietly(AutoCloseable closeable) {

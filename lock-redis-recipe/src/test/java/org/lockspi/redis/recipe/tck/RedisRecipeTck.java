@@ -43,6 +43,8 @@ public abstract class RedisRecipeTck extends LockProviderTck {
     private static final String[] RESTART_RULES = {"§13.3", "§16.1", "§16.2", "§17.3", "§18.4", "§18.5"};
     /** The rules that put a TCP proxy in front of the URI's one address. */
     private static final String[] PARTITION_RULES = {"§18.1", "§18.2", "§20.4"};
+    /** The rules that put a proxy reading the wire protocol in front of the URI's one address. */
+    private static final String[] WIRE_RULES = {"§24.1", "§24.2", "§24.3", "§24.4", "§24.5"};
 
     /** The kinds of Redis server a provider's TCK class runs against. */
     public enum Server {
@@ -96,6 +98,14 @@ public abstract class RedisRecipeTck extends LockProviderTck {
                         + single;
                 default -> null;
             };
+            String wire = this == CONTAINER ? "the container backend offers neither the wire framing nor the session "
+                    + "list (the server in a container sees Docker's gateway, not the proxy's address)" + single
+                    : partition;
+            if (wire != null) {
+                for (String rule : WIRE_RULES) {
+                    rules.put(rule, wire);
+                }
+            }
             if (restart != null) {
                 for (String rule : RESTART_RULES) {
                     rules.put(rule, restart);
