@@ -18,10 +18,11 @@ import org.lockspi.tck.support.ChildJvm;
  *
  * <p>H2 is not crash-durable: its store writes committed transactions to the file in the background (every 10 ms
  * here, {@code WRITE_DELAY 1}; 500 ms by default), and measured here a {@code SIGKILL} 100 ms after a commit still
- * lost it now and then (a lock's row, a sequence value) while other sessions kept the store busy. So this fixture's
- * restart writes the store first ({@code CHECKPOINT}) and then kills the server: every session and connection dies
- * as in a crash, but committed rows survive, as on a database that flushes its commits (the PostgreSQL and MariaDB
- * fixtures kill without warning). A commit in the instant between the two may still be lost.
+ * lost it now and then (a lock's row, a sequence value) while other sessions kept the store busy, and a kill right
+ * after a {@code CHECKPOINT} once came back as an empty database. So this fixture's restart stops the TCP server
+ * first (every client's session and connection dies as in a crash), closes the database in the server's JVM
+ * ({@code SHUTDOWN}: every committed row is in the file) and then kills that JVM: a database that flushes its
+ * commits, as the PostgreSQL and MariaDB fixtures, which kill without warning, are.
  */
 public final class H2ServerBackend extends DatabaseBackend {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
@@ -93,8 +94,8 @@ public final class H2ServerBackend extends DatabaseBackend {
     @Override
     protected synchronized void killServer() {
         if (server != null) {
-            server.send("checkpoint");
-            server.awaitLine(START_TIMEOUT, "CHECKPOINTED");
+            server.send("shutdown");
+            server.awaitLine(START_TIMEOUT, "SHUT");
             server.kill();
             server.close();
             server = null;
