@@ -16,26 +16,27 @@ import org.lockspi.micrometer.internal.Meters;
  * }</pre>
  *
  * <h2>Meters</h2>
- * Every meter has the tag {@code service} (the name given to {@link Builder#service(String)}, default
- * {@value #DEFAULT_SERVICE}); those of one lock also {@code lock} (its name, or {@value #OTHER_LOCKS} past the
+ * Every meter has the tags {@code service} (the name given to {@link Builder#service(String)}, default
+ * {@value #DEFAULT_SERVICE}) and {@code provider} (the {@link LockService#providerName()} of the bound service:
+ * {@code curator}, {@code redis-baseline}, ...); those of one lock also {@code lock} (its name, or {@value #OTHER_LOCKS} past the
  * cardinality guard) and {@code kind} ({@code mutex}, {@code non_reentrant_mutex}, {@code read}, {@code write},
  * {@code semaphore}).
  * <table>
  *   <caption>meters</caption>
  *   <tr><th>name</th><th>type</th><th>tags</th><th>what</th></tr>
- *   <tr><td>{@code lockspi.acquire}</td><td>timer</td><td>service, lock, kind, outcome</td><td>one per acquisition
+ *   <tr><td>{@code lockspi.acquire}</td><td>timer</td><td>service, provider, lock, kind, outcome</td><td>one per acquisition
  *       attempt: its count is the attempts, its time the wait; {@code outcome} is {@code acquired},
  *       {@code timed_out} (also a {@code tryAcquire} that found the lock held), {@code interrupted} or
  *       {@code failed} (any other exception)</td></tr>
- *   <tr><td>{@code lockspi.lease.held}</td><td>timer</td><td>service, lock, kind</td><td>how long each lease was
+ *   <tr><td>{@code lockspi.lease.held}</td><td>timer</td><td>service, provider, lock, kind</td><td>how long each lease was
  *       held, recorded when it is released through this view, or when this view is closed while it is held</td></tr>
- *   <tr><td>{@code lockspi.leases.active}</td><td>gauge</td><td>service, lock, kind</td><td>leases acquired through
+ *   <tr><td>{@code lockspi.leases.active}</td><td>gauge</td><td>service, provider, lock, kind</td><td>leases acquired through
  *       this view and not yet released, lost or ended by close</td></tr>
- *   <tr><td>{@code lockspi.lease.transitions}</td><td>counter</td><td>service, lock, kind, state</td><td>lease
+ *   <tr><td>{@code lockspi.lease.transitions}</td><td>counter</td><td>service, provider, lock, kind, state</td><td>lease
  *       state changes other than release: {@code state} is the new state, {@code uncertain}, {@code held} (back
  *       from uncertain) or {@code lost}; only for providers with
  *       {@link org.lockspi.LockFeature#LOST_NOTIFICATION}</td></tr>
- *   <tr><td>{@code lockspi.connection.state}</td><td>gauge</td><td>service, state</td><td>1 for the service's
+ *   <tr><td>{@code lockspi.connection.state}</td><td>gauge</td><td>service, provider, state</td><td>1 for the service's
  *       current {@link org.lockspi.ConnectionState} ({@code state} = {@code connected}, {@code suspended},
  *       {@code closed}), 0 for the others</td></tr>
  * </table>

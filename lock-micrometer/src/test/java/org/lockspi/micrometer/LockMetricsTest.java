@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -115,6 +116,15 @@ class LockMetricsTest {
         // the executeLocked of the view goes through the metered acquire
         assertEquals("done", b.mutex("orders/1").executeLocked(Duration.ofSeconds(5), l -> "done"));
         assertEquals(1, attempts("b", "orders/1", "acquired"));
+    }
+
+    @Test
+    void everyMeterIsTaggedWithTheProvidersName() throws Exception {
+        a.mutex("orders/1").acquire(Duration.ofSeconds(5)).release();
+        assertTrue(registry.getMeters().size() >= 5, "the service's meters: " + registry.getMeters());
+        for (Meter meter : registry.getMeters()) {
+            assertEquals("zookeeper-raw", meter.getId().getTag("provider"), meter.getId().toString());
+        }
     }
 
     @Test

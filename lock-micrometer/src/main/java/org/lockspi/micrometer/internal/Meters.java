@@ -24,11 +24,12 @@ public final class Meters implements Probes {
      * @param registry     where the meters go
      * @param service      the {@code service} tag
      * @param maxLockNames how many lock names get their own tag
-     * @param lockService  the service whose connection state the gauges read
+     * @param lockService  the service whose connection state the gauges read, and whose provider's name is the
+     *                     {@code provider} tag
      */
     public Meters(MeterRegistry registry, String service, int maxLockNames, LockService lockService) {
         this.registry = registry;
-        this.serviceTags = Tags.of("service", service);
+        this.serviceTags = Tags.of("service", service, "provider", lockService.providerName());
         this.maxLockNames = maxLockNames;
         for (ConnectionState state : ConnectionState.values()) {
             Gauge.builder("lockspi.connection.state", lockService, s -> s.connectionState() == state ? 1 : 0)
