@@ -25,10 +25,14 @@ import java.lang.annotation.Target;
  * <p><b>Not acquired.</b> If the lock is not acquired within {@link #waitFor()}: {@link IfLocked#THROW} (the
  * default) throws {@link org.lockspi.LockTimeoutException} and the method does not run; {@link IfLocked#SKIP}
  * does not run it and returns null ({@code Optional.empty()} for an {@code Optional}); a method returning a
- * primitive cannot be skipped ({@link IllegalStateException} at the call). An interrupt while waiting throws
- * {@link InterruptedException} if the method declares it; otherwise the interrupt flag is set again and
- * {@link org.lockspi.LockException} (unchecked) is thrown with the interrupt as its cause. Connection failures
- * throw as the lock does ({@link org.lockspi.LockConnectionException}).
+ * primitive cannot be skipped ({@link IllegalStateException} at the call). {@code SKIP} without a
+ * {@link #waitFor()} tries once without waiting, as a scheduler lock does; with one it waits that long. An
+ * interrupt while waiting throws {@link InterruptedException} if the method declares it; otherwise the interrupt
+ * flag is set again and {@link org.lockspi.LockException} (unchecked) is thrown with the interrupt as its cause.
+ * Connection failures throw as the lock does ({@link org.lockspi.LockConnectionException}) under {@code THROW};
+ * under {@code SKIP} the call is skipped as above and logs one line at {@code WARNING} (no stack trace), so a
+ * scheduled method does not flood the log during a lock server outage. A skip because the lock is held logs at
+ * {@code DEBUG}.
  *
  * <p><b>Stopped on loss.</b> With {@link #stopWork()} {@link org.lockspi.StopWork#WHEN_LOST WHEN_LOST} (or
  * {@code WHEN_NOT_HELD}) the method's thread is interrupted when the lock's lease turns {@code LOST} (or
@@ -49,7 +53,8 @@ public @interface Locked {
 
     /**
      * @return how long to wait for the lock: {@code 500ms}, {@code 5s}, {@code PT1M}; empty (the default):
-     *         {@code lockspi.locked.wait-for} (5 s unless set)
+     *         under {@link IfLocked#THROW} {@code lockspi.locked.wait-for} (5 s unless set), under
+     *         {@link IfLocked#SKIP} no wait (one try)
      */
     String waitFor() default "";
 

@@ -10,7 +10,9 @@ import java.lang.annotation.Target;
  * Runs a scheduled job ({@code @Scheduled}) on one node at a time: each run first tries the job's
  * {@linkplain org.lockspi.LockService#nonReentrantMutex(String) non-reentrant mutex} without waiting; a node that
  * finds it held, or gets a lease that is not {@link org.lockspi.LeaseState#HELD} (granted while its connection was
- * suspended), skips that run.
+ * suspended), skips that run. A run skipped because the lock is held logs one line at {@code DEBUG}; one skipped
+ * because the lock server failed ({@link org.lockspi.LockConnectionException}) logs one line at {@code WARNING},
+ * without a stack trace, and the next run tries again.
  *
  * <pre>{@code
  * @Scheduled(cron = "0 0 * * * *")

@@ -81,10 +81,33 @@ public class NodeApp {
         }
     }
 
+    /** Every 100 ms, under a scheduled lock and under a skipping {@code @Locked}: the runs of an outage. */
+    public static class SteadyJobs {
+        @Value("${test.node}")
+        String node;
+
+        @Scheduled(fixedDelay = 100)
+        @ScheduledLock(name = "jobs/steady", lockAtMostFor = "10s")
+        public void scheduled() {
+            RUNS.add(new Run(node, "steady"));
+        }
+
+        @Scheduled(fixedDelay = 100)
+        @Locked(value = "jobs/steady-locked", ifLocked = Locked.IfLocked.SKIP)
+        public void locked() {
+            RUNS.add(new Run(node, "steady-locked"));
+        }
+    }
+
     /** Locked methods named from their arguments. */
     public static class Orders {
         @Locked(value = "orders/#{#id}", waitFor = "200ms", ifLocked = Locked.IfLocked.SKIP)
         public String billOrSkip(String id) {
+            return "billed " + id;
+        }
+
+        @Locked(value = "orders/#{#id}", ifLocked = Locked.IfLocked.SKIP)
+        public String billOrSkipAtOnce(String id) {
             return "billed " + id;
         }
 
@@ -109,6 +132,12 @@ public class NodeApp {
     @ConditionalOnProperty(name = "test.job", havingValue = "hung")
     HungJob hungJob() {
         return new HungJob();
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "test.job", havingValue = "steady")
+    SteadyJobs steadyJobs() {
+        return new SteadyJobs();
     }
 
     @Bean

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.lockspi.Lease;
+import org.lockspi.LockConnectionException;
 import org.lockspi.LockException;
 import org.lockspi.LockService;
 import org.lockspi.LockTimeoutException;
@@ -67,10 +68,21 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
     private Object locked(MethodInvocation invocation, Method method, Locked locked) throws Throwable {
         LockTemplate template = beans.getBean(LockTemplate.class);
         String name = names.name(locked.value(), method, invocation.getArguments(), invocation.getThis());
-        Duration wait = locked.waitFor().isEmpty() ? template.defaultWait() : parse(locked.waitFor(), "waitFor");
+        boolean skip = locked.ifLocked() == Locked.IfLocked.SKIP;
+        // SKIP without a waitFor: one try that does not wait, as a scheduler lock skips; else the wait
+        Duration wait = !locked.waitFor().isEmpty() ? parse(locked.waitFor(), "waitFor")
+                : skip ? Duration.ZERO : template.defaultWait();
         Optional<Lease> acquired;
         try {
-            acquired = template.service().mutex(name).tryAcquire(wait);
+            acquired = wait.isZero() ? template.service().mutex(name).tryAcquire()
+                    : template.service().mutex(name).tryAcquire(wait);
+        } catch (LockConnectionException e) {
+            if (!skip) {
+                throw e;
+            }
+            LOG.log(System.Logger.Level.WARNING, "skipped {0}: lock ''{1}'' not acquired, the lock server failed: "
+                    + "{2}", shortName(method), name, oneLine(e));
+            return skipped(method, name);
         } catch (InterruptedException e) {
             if (Arrays.asList(method.getExceptionTypes()).contains(InterruptedException.class)) {
                 throw e;
@@ -79,9 +91,10 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
             throw new LockException("interrupted while waiting for lock '" + name + "' of " + method, e);
         }
         if (acquired.isEmpty()) {
-            if (locked.ifLocked() == Locked.IfLocked.THROW) {
+            if (!skip) {
                 throw new LockTimeoutException(name, wait);
             }
+            LOG.log(System.Logger.Level.DEBUG, "skipped {0}: lock ''{1}'' is held", shortName(method), name);
             return skipped(method, name);
         }
         try (Lease lease = acquired.get()) {
@@ -148,15 +161,23 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
             return new Durations(atMost, atLeast);
         });
         LockService service = beans.getBean(LockService.class);
-        Optional<Lease> acquired = service.nonReentrantMutex(scheduled.name()).tryAcquire();
+        Optional<Lease> acquired;
+        try {
+            acquired = service.nonReentrantMutex(scheduled.name()).tryAcquire();
+        } catch (LockConnectionException e) { // an outage: this run is skipped, the next one tries again
+            LOG.log(System.Logger.Level.WARNING, "skipped {0}: lock ''{1}'' not acquired, the lock server failed: "
+                    + "{2}", shortName(method), scheduled.name(), oneLine(e));
+            return null;
+        }
         if (acquired.isEmpty()) {
-            LOG.log(System.Logger.Level.DEBUG, "skipped {0}: lock ''{1}'' is held", method, scheduled.name());
+            LOG.log(System.Logger.Level.DEBUG, "skipped {0}: lock ''{1}'' is held", shortName(method),
+                    scheduled.name());
             return null;
         }
         ScheduledRun run = new ScheduledRun(acquired.get(), Thread.currentThread(), scheduled.name());
         if (!acquired.get().isHeld()) { // granted while the connection was suspended: not a lock to run under
-            LOG.log(System.Logger.Level.WARNING, "skipped {0}: lock ''{1}'' granted {2}", method, scheduled.name(),
-                    acquired.get().state());
+            LOG.log(System.Logger.Level.WARNING, "skipped {0}: lock ''{1}'' granted {2}", shortName(method),
+                    scheduled.name(), acquired.get().state());
             run.release();
             return null;
         }
@@ -178,6 +199,24 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
                 run.release();
             }
         }
+    }
+
+    /** @return {@code Class.method} without the package and parameters, for a log line */
+    private static String shortName(Method method) {
+        return method.getDeclaringClass().getSimpleName() + "." + method.getName();
+    }
+
+    /**
+     * A failure in one log line, without its stack: an outage makes one per run and node, and its stack says no
+     * more than its message and its cause's.
+     */
+    static String oneLine(Throwable e) {
+        String text = e.getClass().getSimpleName() + ": " + e.getMessage();
+        Throwable cause = e.getCause();
+        if (cause != null && cause != e) {
+            text += " (cause: " + cause.getClass().getSimpleName() + ": " + cause.getMessage() + ")";
+        }
+        return text.replace('\n', ' ').replace('\r', ' ');
     }
 
     private static Duration parse(String text, String what) {

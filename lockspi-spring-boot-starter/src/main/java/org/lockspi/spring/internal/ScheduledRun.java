@@ -69,7 +69,8 @@ final class ScheduledRun {
         try {
             lease.release();
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "release of scheduled lock '" + name + "' failed", e);
+            LOG.log(System.Logger.Level.WARNING, "release of scheduled lock ''{0}'' failed, the server frees it "
+                    + "when the session or lease ends: {1}", name, LockspiInterceptor.oneLine(e));
         }
     }
 }
