@@ -4,9 +4,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
+import org.lockspi.ProviderSelectionException;
 import org.lockspi.micrometer.LockMetrics;
 import org.lockspi.micrometer.LockObservations;
 import org.lockspi.spring.internal.LockspiAdvisingPostProcessor;
+import org.lockspi.spring.internal.LockspiConfigurationException;
+import org.lockspi.spring.internal.ProviderParameters;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -23,8 +26,8 @@ import org.springframework.core.env.Environment;
  * The starter's auto-configuration.
  * <ul>
  *   <li>{@link LockService}, when {@code lockspi.uri} is set and the application defines none: opened with
- *       {@link Locks#open(String, String)} from {@code lockspi.uri}, {@code lockspi.parameters.*} and
- *       {@code lockspi.provider}, observed with {@link LockObservations} through the application's
+ *       {@link Locks#open(String, String)} from {@code lockspi.uri}, the {@code lockspi.parameters.*}
+ *       that apply to the provider chosen ({@link ProviderParameters}) and {@code lockspi.provider}, observed with {@link LockObservations} through the application's
  *       {@link ObservationRegistry} if there is one (unless {@code lockspi.observations.enabled=false}), bound with
  *       {@link LockMetrics} to the application's {@link MeterRegistry} if there is one (unless
  *       {@code lockspi.metrics.enabled=false}), closed with the context;</li>
@@ -46,10 +49,33 @@ public class LockspiAutoConfiguration {
     @ConditionalOnProperty(prefix = "lockspi", name = "uri")
     LockService lockService(LockspiProperties properties, ObjectProvider<MeterRegistry> registry,
                             ObjectProvider<ObservationRegistry> observationRegistry, Environment environment) {
-        String provider = properties.getProvider();
-        LockService service = Locks.open(properties.effectiveUri(),
-                provider == null || provider.isBlank() ? null : provider.strip());
-        return instrumented(service, properties, registry, observationRegistry, environment);
+        return instrumented(open(properties), properties, registry, observationRegistry, environment);
+    }
+
+    /**
+     * Opens {@code lockspi.uri} with the parameters of the provider it chooses; a configuration the library
+     * refuses fails with {@link LockspiConfigurationException}, naming the property and the fix.
+     */
+    private static LockService open(LockspiProperties properties) {
+        String pinned = properties.pinnedProvider();
+        String uri = properties.effectiveUri();
+        try {
+            return Locks.open(uri, pinned);
+        } catch (ProviderSelectionException e) {
+            throw new LockspiConfigurationException(pinned != null ? "lockspi.provider" : "lockspi.uri",
+                    e.getMessage(), pinned != null
+                    ? "Set lockspi.provider to one of the installed providers above that serves the URI's scheme, "
+                            + "or remove it to choose by the scheme."
+                    : "Put a provider for the URI's scheme on the class path (lock-spi-curator for zookeeper://, "
+                            + "lock-spi-redis-baseline for redis://, lock-spi-jdbc for jdbc+postgresql://), or "
+                            + "pin one of those installed with lockspi.provider.", e);
+        } catch (IllegalArgumentException e) {
+            String property = ProviderParameters.propertyIn(properties.getParameters(), e.getMessage(),
+                    "lockspi.uri");
+            throw new LockspiConfigurationException(property, e.getMessage(), "Correct " + property
+                    + " (durations are written 500ms, 30s, 5m or PT30S; see the provider's parameters in its "
+                    + "README).", e);
+        }
     }
 
     /**

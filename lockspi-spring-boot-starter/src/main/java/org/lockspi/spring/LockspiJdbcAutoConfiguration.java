@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import javax.sql.DataSource;
 import org.lockspi.LockService;
+import org.lockspi.spring.internal.LockspiConfigurationException;
+import org.lockspi.spring.internal.ProviderParameters;
 import org.lockspi.jdbc.JdbcLockProvider;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -20,7 +22,7 @@ import org.springframework.core.env.Environment;
  * and timeouts, as {@code JdbcLockProvider.open(dataSource, parameters)} takes them. It applies when
  * {@code lockspi.provider=jdbc}, no {@code lockspi.uri} is set (a {@code jdbc+postgresql://...} URI opens a pool of
  * the provider's own instead), lock-spi-jdbc is on the class path, the context has a DataSource and no
- * LockService. {@code lockspi.parameters.*} are the provider's parameters ({@code leaseTime}, {@code tablePrefix},
+ * LockService. {@code lockspi.parameters.*} (flat, or scoped {@code jdbc.*}) are the provider's parameters ({@code leaseTime}, {@code tablePrefix},
  * ...). A Redis or ZooKeeper application moves its locks to its database by configuration only:
  *
  * <pre>
@@ -42,7 +44,16 @@ public class LockspiJdbcAutoConfiguration {
     @ConditionalOnExpression("'${lockspi.provider:}'.trim() == 'jdbc' and '${lockspi.uri:}'.trim() == ''")
     LockService lockService(DataSource dataSource, LockspiProperties properties, ObjectProvider<MeterRegistry> registry,
                             ObjectProvider<ObservationRegistry> observationRegistry, Environment environment) {
-        LockService service = JdbcLockProvider.open(dataSource, properties.parameterQuery());
+        String parameters = properties.parameterQuery(JdbcLockProvider.NAME);
+        LockService service;
+        try {
+            service = JdbcLockProvider.open(dataSource, parameters);
+        } catch (IllegalArgumentException e) {
+            String property = ProviderParameters.propertyIn(properties.getParameters(), e.getMessage(),
+                    "lockspi.parameters");
+            throw new LockspiConfigurationException(property, e.getMessage(), "Correct " + property
+                    + " (durations are written 500ms, 30s, 5m or PT30S).", e);
+        }
         return LockspiAutoConfiguration.instrumented(service, properties, registry, observationRegistry, environment);
     }
 }

@@ -6,6 +6,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.lockspi.LockService;
+import org.lockspi.spring.internal.LockspiConfigurationException;
 import org.lockspi.redis.lettuce.RedisLettuceFairLockProvider;
 import org.lockspi.redis.lettuce.RedisLettuceLockProvider;
 import org.springframework.beans.factory.ObjectProvider;
@@ -25,7 +26,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * path, the application defines no LockService and sets no {@code lockspi.uri}, the service is
  * {@link RedisLettuceLockProvider#open(RedisClient, String) redis-lettuce} on the factory's Lettuce client (its
  * address, credentials, TLS and timeouts): no second Redis client, no second pool. {@code lockspi.provider=
- * redis-lettuce-fair} makes it first come first served; {@code lockspi.parameters.*} are the lock parameters
+ * redis-lettuce-fair} makes it first come first served; {@code lockspi.parameters.*} (flat, or scoped {@code redis.*} or by the provider's name) are the lock parameters
  * ({@code leaseTime}, {@code keyPrefix}, ...). With {@code lockspi.uri} set, {@link LockspiAutoConfiguration} opens
  * that URI instead. Meters and observations as there.
  */
@@ -44,14 +45,17 @@ public class LockspiLettuceAutoConfiguration {
     LockService lockService(LettuceConnectionFactory factory, LockspiProperties properties,
                             ObjectProvider<MeterRegistry> registry,
                             ObjectProvider<ObservationRegistry> observationRegistry, Environment environment) {
-        String parameters = properties.parameterQuery();
         String provider = properties.getProvider() == null ? "" : properties.getProvider().strip();
         boolean fair = provider.equals(RedisLettuceFairLockProvider.NAME);
         if (!provider.isEmpty() && !fair && !provider.equals(RedisLettuceLockProvider.NAME)) {
-            throw new IllegalStateException("lockspi.provider '" + provider + "' cannot use the application's "
-                    + "LettuceConnectionFactory (" + RedisLettuceLockProvider.NAME + " and "
-                    + RedisLettuceFairLockProvider.NAME + " can); set lockspi.uri to open it by URI");
+            throw new LockspiConfigurationException("lockspi.provider", "'" + provider + "' cannot use the "
+                    + "application's LettuceConnectionFactory (" + RedisLettuceLockProvider.NAME + " and "
+                    + RedisLettuceFairLockProvider.NAME + " can)", "Set lockspi.provider to "
+                    + RedisLettuceLockProvider.NAME + " or " + RedisLettuceFairLockProvider.NAME + ", or set "
+                    + "lockspi.uri to open " + provider + " by URI.", null);
         }
+        String parameters = properties.parameterQuery(fair ? RedisLettuceFairLockProvider.NAME
+                : RedisLettuceLockProvider.NAME);
         AbstractRedisClient client = factory.getNativeClient();
         if (client == null) {
             throw new IllegalStateException("the LettuceConnectionFactory has no client yet (not started)");

@@ -3,6 +3,9 @@ package org.lockspi.spring;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.lockspi.spi.LockUri;
+import org.lockspi.spring.internal.LockspiConfigurationException;
+import org.lockspi.spring.internal.ProviderParameters;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -11,7 +14,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * <pre>
  * lockspi.uri=zookeeper://zk1:2181,zk2:2181/myapp
  * lockspi.provider=curator
- * lockspi.parameters.sessionTimeout=10s
+ * lockspi.parameters.zookeeper.sessionTimeout=10s
+ * lockspi.parameters.redis.leaseTime=30s
  * lockspi.locked.wait-for=5s
  * lockspi.metrics.service-name=orders
  * </pre>
@@ -29,8 +33,10 @@ public class LockspiProperties {
     private String provider;
 
     /**
-     * Provider parameters appended to the URI as query parameters (sessionTimeout, leaseTime, ...); a
-     * parameter the provider does not accept fails at start-up.
+     * Provider parameters appended to the URI as query parameters: flat ones (leaseTime=10s) apply to every
+     * provider; scoped ones (redis.leaseTime=10s, curator.sessionTimeout=10s) only when the provider opened has that
+     * name or serves that URI scheme, so that switching providers does not break start-up. A parameter the
+     * provider does not accept, or an unknown scope, fails at start-up.
      */
     private Map<String, String> parameters = new LinkedHashMap<>();
 
@@ -39,6 +45,8 @@ public class LockspiProperties {
     private final Metrics metrics = new Metrics();
 
     private final Observations observations = new Observations();
+
+    private final Health health = new Health();
 
     public String getUri() {
         return uri;
@@ -76,9 +84,16 @@ public class LockspiProperties {
         return observations;
     }
 
+    public Health getHealth() {
+        return health;
+    }
+
     /** Defaults of {@link org.lockspi.spring.Locked @Locked} methods and of {@link LockTemplate}. */
     public static class Locked {
-        /** How long a @Locked method or the LockTemplate waits for its lock when it does not say. */
+        /**
+         * How long a @Locked method (ifLocked = THROW) or the LockTemplate waits for its lock when it does not say;
+         * a @Locked(ifLocked = SKIP) method without waitFor does not wait.
+         */
         private Duration waitFor = Duration.ofSeconds(5);
 
         public Duration getWaitFor() {
@@ -143,30 +158,66 @@ public class LockspiProperties {
         }
     }
 
+    /** The Actuator health contribution {@code lockspi}. */
+    public static class Health {
+        /**
+         * Whether a suspended connection to the lock server turns the overall health OUT_OF_SERVICE (HTTP 503);
+         * false: the lockspi component shows SUSPENDED, which the overall status does not count, so a lock server
+         * outage does not take every node out of a load balancer. A closed service is DOWN either way.
+         */
+        private boolean suspendedAffectsStatus;
+
+        public boolean isSuspendedAffectsStatus() {
+            return suspendedAffectsStatus;
+        }
+
+        public void setSuspendedAffectsStatus(boolean suspendedAffectsStatus) {
+            this.suspendedAffectsStatus = suspendedAffectsStatus;
+        }
+    }
+
     /**
-     * @return {@link #getUri()} with {@link #getParameters()} appended as query parameters
-     * @throws IllegalStateException if no URI is set
+     * The URI to open: {@link #getUri()} with the {@link #getParameters() parameters} that apply to the provider it
+     * opens (see {@link ProviderParameters}) appended as query parameters.
+     *
+     * @return the URI
+     * @throws IllegalStateException          if no URI is set
+     * @throws LockspiConfigurationException  if the URI is malformed, a parameter's scope is unknown, or the
+     *                                        provider does not accept a parameter
      */
     public String effectiveUri() {
         if (uri == null || uri.isBlank()) {
             throw new IllegalStateException("lockspi.uri is not set");
         }
-        String query = parameterQuery();
         String base = uri.strip();
+        LockUri parsed;
+        try {
+            parsed = LockUri.parse(base);
+        } catch (IllegalArgumentException e) {
+            throw new LockspiConfigurationException("lockspi.uri", e.getMessage(), "Write it as "
+                    + "scheme://host:port/path, e.g. zookeeper://zk1:2181,zk2:2181/myapp or redis://cache:6379/0; "
+                    + "percent-encode '@', '/', '?' and '#' in a user or password.", e);
+        }
+        String query = ProviderParameters.query(parameters, ProviderParameters.chosen(parsed, pinnedProvider()));
         return query.isEmpty() ? base : base + (base.indexOf('?') < 0 ? '?' : '&') + query;
     }
 
     /**
-     * The {@code parameters} as a URI query without its {@code ?} ({@code name=value&...}; empty without any): the
-     * parameters of a service opened on an application's own client or {@code DataSource}.
+     * The {@link #getParameters() parameters} that apply to the named provider, as a URI query without its
+     * {@code ?} ({@code name=value&...}; empty without any): the parameters of a service opened on an
+     * application's own client or {@code DataSource}.
      *
+     * @param providerName the provider to be opened
      * @return the query, never null
+     * @throws LockspiConfigurationException if a parameter's scope is unknown, or the provider does not accept a
+     *                                       parameter
      */
-    public String parameterQuery() {
-        StringBuilder b = new StringBuilder();
-        for (Map.Entry<String, String> p : parameters.entrySet()) {
-            b.append(b.length() == 0 ? "" : "&").append(p.getKey()).append('=').append(p.getValue());
-        }
-        return b.toString();
+    public String parameterQuery(String providerName) {
+        return ProviderParameters.query(parameters, ProviderParameters.installed(providerName));
+    }
+
+    /** @return {@link #getProvider()} stripped, or null when it is not set */
+    String pinnedProvider() {
+        return provider == null || provider.isBlank() ? null : provider.strip();
     }
 }

@@ -72,11 +72,15 @@ class BackOffTest {
     void propertiesAppendParametersAndHaveMetadata() {
         LockspiProperties properties = new LockspiProperties();
         properties.setUri("redis://localhost:6379/0");
-        properties.getParameters().put("leaseTime", "10s");
-        properties.getParameters().put("connectTimeout", "2s");
-        assertEquals("redis://localhost:6379/0?leaseTime=10s&connectTimeout=2s", properties.effectiveUri());
-        properties.setUri("zookeeper://h:2181/app?provider=curator");
-        assertEquals("zookeeper://h:2181/app?provider=curator&leaseTime=10s&connectTimeout=2s",
+        properties.setProvider("redis-baseline");
+        properties.getParameters().put("connectTimeout", "2s"); // flat: every provider
+        properties.getParameters().put("redis.leaseTime", "10s"); // by scheme
+        properties.getParameters().put("redis-baseline.connectTimeout", "3s"); // by name: wins over the others
+        properties.getParameters().put("zookeeper.sessionTimeout", "10s"); // another provider's
+        assertEquals("redis://localhost:6379/0?connectTimeout=3s&leaseTime=10s", properties.effectiveUri());
+        properties.setUri("zookeeper://h:2181/app?provider=zookeeper-raw");
+        properties.setProvider(null);
+        assertEquals("zookeeper://h:2181/app?provider=zookeeper-raw&connectTimeout=2s&sessionTimeout=10s",
                 properties.effectiveUri());
         java.net.URL metadata = getClass().getResource("/META-INF/spring-configuration-metadata.json");
         assertNotNull(metadata, "the configuration processor wrote the IDE metadata");
@@ -86,7 +90,17 @@ class BackOffTest {
                     "lockspi.locked.wait-for", "lockspi.metrics.service-name", "lockspi.metrics.max-lock-names"}) {
                 assertTrue(json.contains("\"" + property + "\""), property + " in " + json);
             }
-            assertTrue(json.contains("\"redis-baseline\""), "the provider names are hints");
+            String compact = json.replaceAll("\\s+", "");
+            for (org.lockspi.spi.LockProvider provider : Locks.providers()) { // those on this class path
+                assertTrue(compact.contains("\"value\":\"" + provider.name() + "\""), provider.name() + " is a hint");
+                for (String parameter : provider.parameters()) {
+                    assertTrue(compact.contains("\"value\":\"" + parameter + "\""), parameter + " is a hint");
+                }
+            }
+            for (String name : new String[] {"zookeeper-raw", "curator", "zkclient", "redis-baseline", "redis-fair",
+                    "redis-lettuce", "redis-lettuce-fair", "jdbc", "inmemory"}) {
+                assertTrue(compact.contains("\"value\":\"" + name + "\""), name + " is a hint");
+            }
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
