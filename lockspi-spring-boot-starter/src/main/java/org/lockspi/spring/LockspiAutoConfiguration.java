@@ -70,11 +70,7 @@ public class LockspiAutoConfiguration {
                             + "lock-spi-redis-baseline for redis://, lock-spi-jdbc for jdbc+postgresql://), or "
                             + "pin one of those installed with lockspi.provider.", e);
         } catch (IllegalArgumentException e) {
-            String property = ProviderParameters.propertyIn(properties.getParameters(), e.getMessage(),
-                    "lockspi.uri");
-            throw new LockspiConfigurationException(property, e.getMessage(), "Correct " + property
-                    + " (durations are written 500ms, 30s, 5m or PT30S; see the provider's parameters in its "
-                    + "README).", e);
+            throw ProviderParameters.refused(properties.getParameters(), e, "lockspi.uri");
         }
     }
 

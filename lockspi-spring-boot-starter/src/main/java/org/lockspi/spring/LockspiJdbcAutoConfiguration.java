@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import javax.sql.DataSource;
 import org.lockspi.LockService;
-import org.lockspi.spring.internal.LockspiConfigurationException;
 import org.lockspi.spring.internal.ProviderParameters;
 import org.lockspi.jdbc.JdbcLockProvider;
 import org.springframework.beans.factory.ObjectProvider;
@@ -49,10 +48,7 @@ public class LockspiJdbcAutoConfiguration {
         try {
             service = JdbcLockProvider.open(dataSource, parameters);
         } catch (IllegalArgumentException e) {
-            String property = ProviderParameters.propertyIn(properties.getParameters(), e.getMessage(),
-                    "lockspi.parameters");
-            throw new LockspiConfigurationException(property, e.getMessage(), "Correct " + property
-                    + " (durations are written 500ms, 30s, 5m or PT30S).", e);
+            throw ProviderParameters.refused(properties.getParameters(), e, "lockspi.parameters");
         }
         return LockspiAutoConfiguration.instrumented(service, properties, registry, observationRegistry, environment);
     }

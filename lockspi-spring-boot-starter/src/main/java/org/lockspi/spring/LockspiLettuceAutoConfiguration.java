@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.lockspi.LockService;
 import org.lockspi.spring.internal.LockspiConfigurationException;
+import org.lockspi.spring.internal.ProviderParameters;
 import org.lockspi.redis.lettuce.RedisLettuceFairLockProvider;
 import org.lockspi.redis.lettuce.RedisLettuceLockProvider;
 import org.springframework.beans.factory.ObjectProvider;
@@ -61,12 +62,16 @@ public class LockspiLettuceAutoConfiguration {
             throw new IllegalStateException("the LettuceConnectionFactory has no client yet (not started)");
         }
         LockService service;
-        if (client instanceof RedisClusterClient cluster) {
-            service = fair ? RedisLettuceLockProvider.openFair(cluster, parameters)
-                    : RedisLettuceLockProvider.open(cluster, parameters);
-        } else {
-            service = fair ? RedisLettuceLockProvider.openFair((RedisClient) client, parameters)
-                    : RedisLettuceLockProvider.open((RedisClient) client, parameters);
+        try {
+            if (client instanceof RedisClusterClient cluster) {
+                service = fair ? RedisLettuceLockProvider.openFair(cluster, parameters)
+                        : RedisLettuceLockProvider.open(cluster, parameters);
+            } else {
+                service = fair ? RedisLettuceLockProvider.openFair((RedisClient) client, parameters)
+                        : RedisLettuceLockProvider.open((RedisClient) client, parameters);
+            }
+        } catch (IllegalArgumentException e) {
+            throw ProviderParameters.refused(properties.getParameters(), e, "lockspi.parameters");
         }
         return LockspiAutoConfiguration.instrumented(service, properties, registry, observationRegistry, environment);
     }

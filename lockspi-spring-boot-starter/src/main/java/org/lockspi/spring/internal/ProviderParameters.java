@@ -115,21 +115,25 @@ public final class ProviderParameters {
     }
 
     /**
-     * The property a provider's complaint about a parameter value is about.
+     * A provider's refusal of a parameter value (or of the URI) as a configuration failure naming the property.
      *
      * @param parameters the {@code lockspi.parameters} map as bound
-     * @param message    the message of the provider's {@link IllegalArgumentException}
-     * @param otherwise  the property when no parameter is named in it
-     * @return {@code lockspi.parameters.<key>} of the parameter the message names, or {@code otherwise}
+     * @param refusal    the provider's {@link IllegalArgumentException}
+     * @param otherwise  the property when no parameter of the map is named in its message
+     * @return the failure to throw: {@code lockspi.parameters.<key>} of the parameter the message names, or
+     *         {@code otherwise}
      */
-    public static String propertyIn(Map<String, String> parameters, String message, String otherwise) {
-        String text = String.valueOf(message);
+    public static LockspiConfigurationException refused(Map<String, String> parameters,
+                                                        IllegalArgumentException refusal, String otherwise) {
+        String text = String.valueOf(refusal.getMessage());
+        String property = otherwise;
         for (String key : parameters.keySet()) {
-            String name = key.substring(key.indexOf('.') + 1);
-            if (text.contains("parameter '" + name + "'")) {
-                return PREFIX + key;
+            if (text.contains("parameter '" + key.substring(key.indexOf('.') + 1) + "'")) {
+                property = PREFIX + key;
+                break;
             }
         }
-        return otherwise;
+        return new LockspiConfigurationException(property, text, "Correct " + property + " (durations are written "
+                + "500ms, 30s, 5m or PT30S; the provider's README lists its parameters).", refusal);
     }
 }
