@@ -18,6 +18,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.lockspi.ConnectionState;
 import org.lockspi.Lease;
 import org.lockspi.LockService;
@@ -28,6 +29,8 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -67,9 +70,14 @@ abstract class TwoNodesTestBase {
     }
 
     ConfigurableApplicationContext node(String name, String job) {
+        return node(name, job, Map.of());
+    }
+
+    ConfigurableApplicationContext node(String name, String job, Map<String, Object> more) {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(NodeApp.class)
                 .web(WebApplicationType.NONE)
                 .properties(lockProperties())
+                .properties(more)
                 .properties(Map.of(
                         "lockspi.metrics.service-name", name,
                         "spring.application.name", "node-" + name,
@@ -77,6 +85,7 @@ abstract class TwoNodesTestBase {
                         "test.job", job,
                         "spring.task.scheduling.pool.size", "2",
                         "management.endpoints.jmx.exposure.include", "health",
+                        "management.endpoints.web.exposure.include", "health,locks",
                         "spring.main.banner-mode", "off"))
                 .run();
         contexts.add(context);
@@ -190,21 +199,95 @@ abstract class TwoNodesTestBase {
         assertEquals(Status.DOWN, indicator.health().getStatus(), "a closed service is down");
     }
 
+    /**
+     * Node a keeps the default (a suspended connection is not counted in the overall status), node b counts it;
+     * each has a health group "lb" of {@code ping} and {@code lockspi}, as a load balancer's check would be.
+     */
     @Test
-    void healthIsOutOfServiceWhileTheServerIsDown() throws Exception {
-        ConfigurableApplicationContext a = node("a", "none");
+    void healthWhileTheServerIsDownCountsInTheOverallStatusOnlyWhenAsked() throws Exception {
+        Map<String, Object> group = Map.of("management.endpoint.health.group.lb.include", "ping,lockspi");
+        ConfigurableApplicationContext a = node("a", "none", group);
+        ConfigurableApplicationContext b = node("b", "none", Map.of("management.endpoint.health.group.lb.include",
+                "ping,lockspi", "lockspi.health.suspended-affects-status", "true"));
         assertEquals(Status.UP, health(a));
-        // a held lease: the Redis provider learns of an outage from its renewals, ZooKeeper from its session
-        Lease lease = a.getBean(LockService.class).nonReentrantMutex("health").acquire(Duration.ofSeconds(5));
+        assertEquals(Status.UP, health(b));
+        // held leases: the Redis provider learns of an outage from its renewals, ZooKeeper from its session
+        Lease leaseA = a.getBean(LockService.class).nonReentrantMutex("health-a").acquire(Duration.ofSeconds(5));
+        Lease leaseB = b.getBean(LockService.class).nonReentrantMutex("health-b").acquire(Duration.ofSeconds(5));
         backend.stopServer();
         try {
-            Poll.until("health while the server is down", Status.OUT_OF_SERVICE, () -> health(a), WAIT);
+            Poll.until("a's health while the server is down", LockServiceHealthIndicator.SUSPENDED,
+                    () -> health(a), WAIT);
+            assertEquals(Status.UP, a.getBean(HealthEndpoint.class).healthForPath("lb").getStatus(),
+                    "a's suspended lock server does not turn its group down");
+            Poll.until("b's health while the server is down", Status.OUT_OF_SERVICE, () -> health(b), WAIT);
+            assertEquals(Status.OUT_OF_SERVICE, b.getBean(HealthEndpoint.class).healthForPath("lb").getStatus(),
+                    "b counts its suspended lock server");
             assertEquals(1.0, a.getBean(MeterRegistry.class).find("lockspi.connection.state")
                     .tags("state", "suspended").gauge().value());
         } finally {
             backend.startServer();
         }
-        Poll.until("health once the server is back", Status.UP, () -> health(a), WAIT);
-        lease.release();
+        Poll.until("a's health once the server is back", Status.UP, () -> health(a), WAIT);
+        Poll.until("b's health once the server is back", Status.UP, () -> health(b), WAIT);
+        leaseA.release();
+        leaseB.release();
+    }
+
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void scheduledRunsSkippedInAnOutageLogOneWarningLineEach(CapturedOutput output) {
+        ConfigurableApplicationContext a = node("a", "steady");
+        Poll.until("runs of both steady jobs", true,
+                () -> !runs("steady").isEmpty() && !runs("steady-locked").isEmpty(), WAIT);
+        backend.stopServer();
+        try {
+            Poll.until("a skipped @ScheduledLock run logged", true, () -> output.getOut().contains(
+                    "skipped SteadyJobs.scheduled: lock 'jobs/steady' not acquired, the lock server failed"), WAIT);
+            Poll.until("a skipped @Locked(SKIP) run logged", true, () -> output.getOut().contains(
+                    "skipped SteadyJobs.locked: lock 'jobs/steady-locked' not acquired, the lock server failed"), WAIT);
+        } finally {
+            backend.startServer();
+        }
+        int before = runs("steady").size();
+        Poll.until("a run once the server is back", true, () -> runs("steady").size() > before, WAIT);
+        a.close();
+        String[] lines = output.getOut().split("\\R");
+        int skipped = 0;
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].contains("the lock server failed")) {
+                skipped++;
+                assertTrue(lines[i].contains(" WARN "), "logged at WARN: " + lines[i]);
+                String next = i + 1 < lines.length ? lines[i + 1] : "";
+                assertTrue(!next.startsWith("\tat ") && !next.startsWith("Caused by") && !next.startsWith("org."),
+                        "one line, no stack trace:\n" + lines[i] + "\n" + next);
+            }
+        }
+        assertTrue(skipped >= 2, "the skipped runs: " + skipped);
+        assertTrue(!output.getOut().contains("Unexpected error occurred in scheduled task"),
+                "no run failed to the scheduler");
+        assertTrue(!output.getErr().contains("Unexpected error occurred in scheduled task"),
+                "no run failed to the scheduler");
+    }
+
+    @Test
+    void locksEndpointShowsTheHoldersOfBothNodes() throws Exception {
+        ConfigurableApplicationContext a = node("a", "none");
+        ConfigurableApplicationContext b = node("b", "none");
+        LocksEndpoint endpointA = a.getBean(LocksEndpoint.class);
+        LocksEndpoint endpointB = b.getBean(LocksEndpoint.class);
+        try (Lease lease = a.getBean(LockService.class).mutex("ops/report").acquire(Duration.ofSeconds(5))) {
+            assertEquals(List.of("ops/report"), endpointB.locks("ops/").names());
+            LocksEndpoint.Lock seenByB = endpointB.lock(new String[] {"ops", "report"});
+            assertEquals("MUTEX", seenByB.kind());
+            assertEquals(1, seenByB.holders().size(), seenByB.toString());
+            assertTrue(!seenByB.holders().get(0).own(), "b sees another client's holder: " + seenByB);
+            assertTrue(endpointA.lock(new String[] {"ops", "report"}).holders().get(0).own(), "a sees its own");
+            if (seenByB.holders().get(0).fencingToken() != null) {
+                assertEquals(lease.fencingToken(), seenByB.holders().get(0).fencingToken().longValue());
+            }
+        }
+        Poll.until("no holder once released", "NONE", () -> endpointB.lock(new String[] {"ops", "report"}).kind(),
+                WAIT);
     }
 }
