@@ -74,4 +74,24 @@ class LettuceConnectionFactoryTest {
                     String.valueOf(context.getStartupFailure()));
         });
     }
+
+    /** Parameters scoped to the provider opened on the factory apply; those of other providers are left out. */
+    @Test
+    void scopedParametersOfTheLettuceProviderApplyAndOthersAreLeftOut() {
+        runner().withPropertyValues("lockspi.parameters.redis-lettuce.keyPrefix=scoped:",
+                        "lockspi.parameters.redis-lettuce-fair.keyPrefix=fair:",
+                        "lockspi.parameters.zookeeper.sessionTimeout=10s", "lockspi.parameters.jdbc.tablePrefix=x_")
+                .run(context -> {
+                    LockService locks = context.getBean(LockService.class);
+                    try (LockService scoped = Locks.open(redis.uri() + "?keyPrefix=scoped:&leaseTime=3s",
+                            new RedisLockProvider());
+                         LockService unscoped = Locks.open(redis.uri() + "?leaseTime=3s", new RedisLockProvider());
+                         Lease lease = locks.mutex("spring-scoped").acquire(Duration.ofSeconds(5))) {
+                        assertTrue(scoped.mutex("spring-scoped").tryAcquire().isEmpty(),
+                                "the lock is under the redis-lettuce keyPrefix");
+                        unscoped.mutex("spring-scoped").tryAcquire().orElseThrow(() -> new AssertionError(
+                                "the lock is not under the default prefix")).release();
+                    }
+                });
+    }
 }
