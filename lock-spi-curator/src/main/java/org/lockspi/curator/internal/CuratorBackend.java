@@ -229,6 +229,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             gate.unlock();
         }
         DeadlineRetry.begin(deadline);
+        LockListing.begin(ZKPaths.fixForNamespace(client.getNamespace(), path), request.kind());
         try {
             CuratorLease lease;
             try {
@@ -259,6 +260,7 @@ public final class CuratorBackend implements LockBackend, ConnectionStateListene
             return lease;
         } finally {
             DeadlineRetry.clear();
+            LockListing.clear();
             gate.lock();
             try {
                 waiting.remove(me);

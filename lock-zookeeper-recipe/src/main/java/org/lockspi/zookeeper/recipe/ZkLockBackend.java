@@ -373,7 +373,8 @@ public final class ZkLockBackend implements LockBackend {
                     if (!children.contains(ours)) {
                         throw SessionLost.INSTANCE;
                     }
-                    if (children.size() <= permits) {
+                    // the lease nodes only: a child that is none is the node of a lock named <name>/leases/...
+                    if (children.stream().filter(c -> ZkLayout.isNode(c, ZkLayout.LEASE)).count() <= permits) {
                         held = true;
                         return lease(kind, node, gen);
                     }
