@@ -135,7 +135,10 @@ public final class NameFamilyRun {
     private record Problem(int entry, boolean refused, String what) {
     }
 
-    /** Runs a step for every entry, each on its slice's thread, and fails if any step found a problem. */
+    /**
+     * Runs a step for every entry, each on its slice's thread, and fails if any step found a problem: first the two
+     * names that share a lock, if a refusal shows it, then the phase and the first problems.
+     */
     private void check(String phase, IntFunction<Callable<Problem>> step) throws InterruptedException {
         List<Problem> problems = all(step, true);
         if (problems.isEmpty()) {
@@ -143,15 +146,16 @@ public final class NameFamilyRun {
         }
         releaseQuietly();
         Entry first = entries.get(problems.get(0).entry);
-        StringBuilder message = new StringBuilder(first.kind + ", the family '" + family + "' (" + entries.size()
-                / kinds.size() + " names under '" + stem + "-" + first.kind + "'): " + phase + ": "
-                + (problems.size() == 1 ? "1 name failed" : problems.size() + " names failed (of every kind; each "
-                + "thread stops at its first)"));
+        StringBuilder message = new StringBuilder(first.kind + ": ");
+        problems.stream().filter(Problem::refused).findFirst().ifPresent(p -> message.append(excluder(p.entry))
+                .append("; seen "));
+        message.append("while ").append(phase).append(", with the family '").append(family).append("' (")
+                .append(entries.size() / kinds.size()).append(" names under '").append(stem).append('-')
+                .append(first.kind).append("'): ").append(problems.size() == 1 ? "1 name failed"
+                        : problems.size() + " names failed (of every kind; each thread stops at its first)");
         for (Problem p : problems.subList(0, Math.min(3, problems.size()))) {
             message.append("; ").append(describe(entries.get(p.entry).name)).append(": ").append(p.what);
         }
-        problems.stream().filter(Problem::refused).findFirst().ifPresent(p -> message.append(". ").append(
-                excluder(p.entry)));
         throw new AssertionError(message.toString());
     }
 
