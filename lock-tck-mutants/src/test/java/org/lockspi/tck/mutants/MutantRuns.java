@@ -289,4 +289,41 @@ final class MutantRuns {
             return new RedisMutants.StaleConnectionSurfaces();
         }
     }
+
+    // ---- names: keys derived below the engine's key (NameMutants) ----
+
+    static final class RedisKeyCut extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new NameMutants.RedisKeyCut();
+        }
+    }
+
+    static final class RawLongKeyHashed extends OnZooKeeper {
+        @Override
+        public LockProvider provider() {
+            return new NameMutants.RawLongKeyHashed();
+        }
+    }
+
+    static final class CuratorKeysWithoutCase extends OnCurator {
+        @Override
+        public LockProvider provider() {
+            return new NameMutants.CuratorKeysWithoutCase();
+        }
+    }
+
+    static final class ZkClientSlashAsDot extends OnZooKeeper {
+        @Override
+        public LockProvider provider() {
+            return new NameMutants.ZkClientSlashAsDot();
+        }
+    }
+
+    static final class RedisTrailingBlanksTrimmed extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new NameMutants.RedisTrailingBlanksTrimmed();
+        }
+    }
 }
