@@ -3,7 +3,7 @@ package org.lockspi.curator.internal;
 import java.util.ArrayList;
 import java.util.List;
 import org.lockspi.spi.LockKind;
-import org.lockspi.zookeeper.recipe.ZkLayout;
+import org.lockspi.zookeeper.recipe.internal.ZkLayout;
 
 /**
  * Which children of a lock's node Curator's read-write lock and semaphore may see while the calling thread acquires

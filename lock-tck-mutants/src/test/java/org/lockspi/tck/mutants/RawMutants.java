@@ -22,10 +22,10 @@ import org.lockspi.spi.LockKind;
 import org.lockspi.zookeeper.raw.RawZooKeeperLockProvider;
 import org.lockspi.zookeeper.raw.internal.RawZkOps;
 import org.lockspi.zookeeper.recipe.ZkConnectFailures;
-import org.lockspi.zookeeper.recipe.ZkLayout;
 import org.lockspi.zookeeper.recipe.ZkOps;
 import org.lockspi.zookeeper.recipe.ZkRecipeProvider;
 import org.lockspi.zookeeper.recipe.ZkSettings;
+import org.lockspi.zookeeper.recipe.internal.ZkLayout;
 
 /**
  * Broken variants of {@code zookeeper-raw}: at the SPI, or inside the recipe through the {@link ZkOps} it runs on
