@@ -78,11 +78,13 @@ import org.lockspi.spi.LockUri;
  *
  * <h2>An application's own client</h2>
  * {@link #open(CuratorFramework)} builds a service on a started {@code CuratorFramework} and its namespace; closing
- * that service frees its locks but leaves the client open. Two guards apply only to the clients this provider builds
+ * that service frees its locks but leaves the client open. Three guards apply only to the clients this provider builds
  * from a URI, because they are set when a client is built: an interrupt that lands while a lock node's create is
  * in flight is settled (the parent is listed after the create) so the node is known and deleted (on an application's client such a node stays
- * until its session ends), and Curator's retries stop at an acquisition's deadline (an application's client retries
- * by its own policy, which may keep a timed acquisition past its deadline during an outage).
+ * until its session ends), Curator's retries stop at an acquisition's deadline (an application's client retries
+ * by its own policy, which may keep a timed acquisition past its deadline during an outage), and Curator's
+ * read-write lock and semaphore see only their own lock nodes among their node's children (on an application's
+ * client they count the nodes of a name below theirs, {@code <name>/0}, as plain Curator does, and wait for it).
  */
 public final class CuratorLockProvider implements LockProvider {
     /** The provider's name: {@value}. */

@@ -28,19 +28,6 @@ import org.lockspi.tck.internal.NameSamples;
  */
 public interface AnyNameContracts extends TckContext {
 
-    /** Shows a name in a message: escapes what does not print and cuts long names. */
-    private static String show(String name) {
-        StringBuilder b = new StringBuilder();
-        name.codePoints().limit(60).forEach(cp -> {
-            if (cp >= 0x20 && cp < 0x7f) {
-                b.appendCodePoint(cp);
-            } else {
-                b.append(String.format("\\u{%x}", cp));
-            }
-        });
-        return "'" + b + (name.length() > 60 ? "'...(" + name.length() + " chars)" : "'");
-    }
-
     /**
      * For every declared kind, acquires and releases each name of {@code NameSamples.awkward}: a colon and {@code @},
      * {@code #}, a URL, leading, trailing and doubled {@code /}, a leading dot, a blank, non-ASCII and supplementary
@@ -61,15 +48,15 @@ public interface AnyNameContracts extends TckContext {
         for (Kind kind : kinds) {
             for (String name : NameSamples.awkward(uniqueName("any-" + kind))) {
                 Acquirable lock = kind.of(client, name);
-                assertEquals(name, lock.name(), kind + " " + show(name) + ": name()");
+                assertEquals(name, lock.name(), kind + " " + NameSamples.show(name) + ": name()");
                 try (Lease lease = lock.acquire(WAIT)) {
-                    assertEquals(name, lease.lockName(), kind + " " + show(name) + ": lockName()");
-                    assertTrue(lease.isHeld(), kind + " " + show(name) + " acquired but not held");
+                    assertEquals(name, lease.lockName(), kind + " " + NameSamples.show(name) + ": lockName()");
+                    assertTrue(lease.isHeld(), kind + " " + NameSamples.show(name) + " acquired but not held");
                     assertTrue(kind.of(other, name).tryAcquire().isEmpty(),
-                            kind + " " + show(name) + ": another client got it while it was held");
+                            kind + " " + NameSamples.show(name) + ": another client got it while it was held");
                 }
                 Optional<Lease> next = kind.of(other, name).tryAcquire(WAIT);
-                assertTrue(next.isPresent(), kind + " " + show(name) + ": not free after its release");
+                assertTrue(next.isPresent(), kind + " " + NameSamples.show(name) + ": not free after its release");
                 next.get().release();
             }
         }
@@ -93,8 +80,8 @@ public interface AnyNameContracts extends TckContext {
             String key = LockKeys.key(name);
             String earlier = byKey.putIfAbsent(key, name);
             assertTrue(earlier == null || earlier.equals(name),
-                    show(String.valueOf(earlier)) + " and " + show(name) + " share the key " + key);
-            assertEquals(name, LockKeys.name(key), "LockKeys.name(LockKeys.key(" + show(name) + "))");
+                    NameSamples.show(String.valueOf(earlier)) + " and " + NameSamples.show(name) + " share the key " + key);
+            assertEquals(name, LockKeys.name(key), "LockKeys.name(LockKeys.key(" + NameSamples.show(name) + "))");
         }
 
         Kind kind = requireSomeKind(provider()).get(0);
@@ -104,7 +91,7 @@ public interface AnyNameContracts extends TckContext {
         for (List<String> pair : NameSamples.confusable(uniqueName("confusable"))) {
             String x = pair.get(0);
             String y = pair.get(1);
-            String what = kind + " " + show(x) + " and " + show(y);
+            String what = kind + " " + NameSamples.show(x) + " and " + NameSamples.show(y);
             try (Lease holdsX = kind.of(a, x).acquire(WAIT)) {
                 Optional<Lease> getsY = kind.of(b, y).tryAcquire();
                 assertTrue(getsY.isPresent(), what + ": holding the first excluded the second");
@@ -142,7 +129,7 @@ public interface AnyNameContracts extends TckContext {
         fixed.put("/a", "~L2E");
         fixed.put(".a", "~LmE");
         fixed.forEach((name, key) -> {
-            assertEquals(key, LockKeys.key(name), "the key of " + show(name));
+            assertEquals(key, LockKeys.key(name), "the key of " + NameSamples.show(name));
             assertEquals(name, LockKeys.name(key), "the name of " + key);
         });
 
@@ -155,16 +142,16 @@ public interface AnyNameContracts extends TckContext {
             String stem = uniqueName("at-key-" + kind);
             for (String name : List.of("user:" + stem + "@example.com", "/" + stem, stem + "\ud83d\udd12")) {
                 String key = LockKeys.key(name);
-                assertEquals(List.of(), backend().residue(key), kind + " " + show(name) + ": state before");
+                assertEquals(List.of(), backend().residue(key), kind + " " + NameSamples.show(name) + ": state before");
                 List<String> seen;
                 try (Lease lease = kind.of(client, name).acquire(WAIT)) {
                     seen = new ArrayList<>(backend().residue(key));
                 }
-                assertFalse(seen.isEmpty(), kind + " " + show(name) + ": nothing on the server at its key " + key);
+                assertFalse(seen.isEmpty(), kind + " " + NameSamples.show(name) + ": nothing on the server at its key " + key);
                 for (String entry : seen) {
-                    assertTrue(entry.contains(key), kind + " " + show(name) + ": " + entry + " is not at " + key);
+                    assertTrue(entry.contains(key), kind + " " + NameSamples.show(name) + ": " + entry + " is not at " + key);
                 }
-                assertEquals(List.of(), backend().residue(key), kind + " " + show(name) + ": state left after release");
+                assertEquals(List.of(), backend().residue(key), kind + " " + NameSamples.show(name) + ": state left after release");
             }
         }
     }

@@ -26,7 +26,8 @@ import org.lockspi.tck.internal.NameSamples;
 /**
  * §2 Names and arguments: any string is a lock name, two names are two locks, a name's key is the same for every
  * provider; bad input gets a precise exception at once, never a hang and never {@code false}. §2.8 to §2.10 are in
- * {@link AnyNameContracts}.
+ * {@link AnyNameContracts}, §2.11 to §2.14 (distinct names on the provider's own layout) in
+ * {@link DistinctNameContracts}.
  */
 public interface NameContracts extends TckContext {
 

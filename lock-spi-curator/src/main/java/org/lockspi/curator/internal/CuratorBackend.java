@@ -114,6 +114,7 @@ public final class CuratorBackend implements LockBackend {
             gate.unlock();
         }
         DeadlineRetry.begin(deadline);
+        LockListing.begin(ZKPaths.fixForNamespace(client.framework.getNamespace(), path), request.kind());
         try {
             CuratorLease lease;
             try {
@@ -143,6 +144,7 @@ public final class CuratorBackend implements LockBackend {
             return lease;
         } finally {
             DeadlineRetry.clear();
+            LockListing.clear();
             gate.lock();
             try {
                 waiting.remove(me);

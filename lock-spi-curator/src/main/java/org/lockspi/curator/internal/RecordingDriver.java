@@ -15,7 +15,7 @@ import org.lockspi.zookeeper.recipe.internal.ZkPredicates;
 /**
  * The mutex driver of one acquisition: the same node (a protected ephemeral sequential {@code lock-} node under
  * the lock's path, Curator's default data), the same order and the same predecessor as Curator's standard driver,
- * with three differences that save work and nothing else.
+ * with three differences that save work, the last of which also keeps the locks of two names apart.
  *
  * <ul>
  *   <li>It keeps the {@link Stat} the server returns with the create: the node's czxid (the fencing token) and
@@ -28,7 +28,9 @@ import org.lockspi.zookeeper.recipe.internal.ZkPredicates;
  *       own rule ({@link ZkPredicates#exclusive}: the predecessor is the child with the largest key below ours; a
  *       child whose key equals ours counts as behind). Curator sorts the listing by
  *       {@link #fixForSorting} before it asks; here every child gets the same key, so that sort is one linear pass
- *       that leaves the listing as it is, and a wake-up in a long queue costs the listing, not a sort of it.</li>
+ *       that leaves the listing as it is, and a wake-up in a long queue costs the listing, not a sort of it. A
+ *       child that is no lock node ({@code ZkLayout.isNode}: the node of a lock whose name continues this one's,
+ *       {@code <path>/0} for {@code <name>/0}) is passed over, where Curator's driver would wait for it.</li>
  * </ul>
  *
  * <p>It reports each answered request of the acquisition to {@code answered} with an instant before which it was

@@ -13,8 +13,9 @@ import org.apache.zookeeper.data.Stat;
 
 /**
  * The ZooKeeper handle of the provider's own Curator clients (Curator's default is a {@link ZooKeeperAdmin} too).
- * It changes one thing: an ephemeral create interrupted while its reply is outstanding settles what the server did,
- * then returns with the interrupt flag set. Otherwise the server creates the node and nobody learns its name, so an
+ * It changes two things. The listings of an acquisition show Curator's read-write lock and semaphore only their
+ * lock nodes ({@link LockListing}), not the nodes of names below theirs. And an ephemeral create interrupted while
+ * its reply is outstanding settles what the server did, then returns with the interrupt flag set. Otherwise the server creates the node and nobody learns its name, so an
  * interrupt during a recipe's create would leave a lock node behind until the session ends; this way the recipe
  * learns the name, meets the interrupt at its next wait, and deletes the node as it does for any interrupt.
  *
@@ -54,6 +55,18 @@ final class SettledCreateZooKeeper extends ZooKeeperAdmin {
     private SettledCreateZooKeeper(String connectString, int sessionTimeout, Watcher watcher, boolean canBeReadOnly,
                                    ZKClientConfig config) throws IOException {
         super(connectString, sessionTimeout, watcher, canBeReadOnly, config);
+    }
+
+    @Override
+    public List<String> getChildren(String path, Watcher watcher, Stat stat)
+            throws KeeperException, InterruptedException {
+        return LockListing.filter(path, super.getChildren(path, watcher, stat));
+    }
+
+    @Override
+    public List<String> getChildren(String path, boolean watch, Stat stat)
+            throws KeeperException, InterruptedException {
+        return LockListing.filter(path, super.getChildren(path, watch, stat));
     }
 
     @Override

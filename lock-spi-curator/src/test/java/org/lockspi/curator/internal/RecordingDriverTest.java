@@ -2,6 +2,7 @@ package org.lockspi.curator.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,7 +15,10 @@ import org.apache.curator.framework.recipes.locks.StandardLockInternalsDriver;
 import org.apache.zookeeper.KeeperException;
 import org.junit.jupiter.api.Test;
 
-/** The mutex driver's one-pass verdict against Curator's standard driver over the sorted listing. */
+/**
+ * The mutex driver's one-pass verdict against Curator's standard driver over the sorted listing, for our own node (a
+ * lock node); a child that is no lock node it passes over, where Curator's driver may wait for it.
+ */
 class RecordingDriverTest {
     private static final String LOCK_NAME = "lock-";
     private final StandardLockInternalsDriver curator = new StandardLockInternalsDriver();
@@ -40,6 +44,9 @@ class RecordingDriverTest {
             }
             Collections.shuffle(children, random);
             for (String ours : children) {
+                if (ours.startsWith("stray-")) {
+                    continue; // our own node is a lock node
+                }
                 List<String> sorted = LockInternals.getSortedChildren(LOCK_NAME, curator, children);
                 PredicateResults expected = curator.getsTheLock(null, sorted, ours, 1);
                 RecordingDriver driver = new RecordingDriver(sent -> { });
@@ -49,6 +56,16 @@ class RecordingDriverTest {
                 assertEquals(expected.getPathToWatch(), actual.getPathToWatch(), ours + " in " + children);
             }
         }
+    }
+
+    @Test
+    void aChildThatIsNoLockNodeIsPassedOverWhereCuratorWaitsForIt() throws Exception {
+        String ours = "_c_a-lock-0000000004";
+        List<String> children = List.of("0", "-", ours, "_c_b-lock-0000000007"); // "0": the lock <name>/0
+        RecordingDriver driver = new RecordingDriver(sent -> { });
+        assertTrue(driver.getsTheLock(null, children, ours, 1).getsTheLock());
+        List<String> sorted = LockInternals.getSortedChildren(LOCK_NAME, curator, children);
+        assertEquals("0", curator.getsTheLock(null, sorted, ours, 1).getPathToWatch(), "Curator's driver waits");
     }
 
     @Test

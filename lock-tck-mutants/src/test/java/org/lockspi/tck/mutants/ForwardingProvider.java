@@ -88,6 +88,17 @@ public abstract class ForwardingProvider implements LockProvider {
     }
 
     /**
+     * The key the real backend stores a lock under, for acquisitions and for {@code inspect}: a mutant that derives
+     * its own key from the engine's (cut, hashed, folded) overrides it. {@code list} shows the keys it stored.
+     *
+     * @param key the engine's key, {@code AcquireRequest.name()}
+     * @return the key the real backend gets
+     */
+    protected String key(String key) {
+        return key;
+    }
+
+    /**
      * Acquires through the real backend: a lease of the real backend, or null. A mutant may return a {@link Lease}
      * of its own around the real one; the relayed events then name it.
      */
@@ -223,7 +234,7 @@ public abstract class ForwardingProvider implements LockProvider {
             if (request.kind() == LockKind.READ && request.heldWrite() instanceof Lease held) {
                 forwarded = AcquireRequest.read(request.name(), held.real);
             }
-            BackendLease lease = ForwardingProvider.this.acquire(real, request(forwarded), deadline);
+            BackendLease lease = ForwardingProvider.this.acquire(real, request(renamed(forwarded)), deadline);
             if (lease == null) {
                 return null;
             }
@@ -233,9 +244,25 @@ public abstract class ForwardingProvider implements LockProvider {
             return relay.wrap(lease); // the same wrapper the relayed events name
         }
 
+        /** @return the request under the key {@link #key} derives, or the request itself */
+        private AcquireRequest renamed(AcquireRequest request) {
+            String key = key(request.name());
+            if (key.equals(request.name())) {
+                return request;
+            }
+            switch (request.kind()) {
+                case READ:
+                    return AcquireRequest.read(key, request.heldWrite());
+                case SEMAPHORE:
+                    return AcquireRequest.semaphore(key, request.permits());
+                default:
+                    return AcquireRequest.exclusive(request.kind(), key);
+            }
+        }
+
         @Override
         public org.lockspi.LockInfo inspect(String name) throws InterruptedException {
-            return real.inspect(name); // inspection reads; no mutant changes it
+            return real.inspect(key(name)); // inspection reads; a mutant that derives keys reads at its own key
         }
 
         @Override

@@ -7,7 +7,8 @@ import org.lockspi.tck.LockProviderTck;
 
 /**
  * The catalogue: broken variants of the real providers, each with one plausible defect, and the rules that must
- * kill it (every one of them must fail by a contract assertion). docs/spec.md, "How the kit is checked", lists it.
+ * kill it (every one of them must fail by a contract assertion); for some, the older rules about their defect that
+ * they pass, to show what the newer rule adds. docs/spec.md, "How the kit is checked", lists it.
  */
 enum Mutant {
     REDIS_BUSY_AS_GRANTED(MutantRuns.RedisBusyAsGranted.class, "redis-baseline",
@@ -76,18 +77,40 @@ enum Mutant {
                     + "comes", "§24.4"),
     REDIS_CLOSE_ENDS_ONLY_CURRENT(MutantRuns.RedisCloseEndsOnlyCurrent.class, "redis-baseline",
             "after a lost connection a fresh client, the old one kept for its leases; close() closes the current one "
-                    + "only", "§24.5");
+                    + "only", "§24.5"),
+    REDIS_KEY_CUT(MutantRuns.RedisKeyCut.class, "redis-baseline",
+            "the key cut to its first 255 characters (a VARCHAR(255) column)", List.of("§2.8", "§2.9", "§2.10"),
+            "§2.11"),
+    RAW_LONG_KEY_HASHED(MutantRuns.RawLongKeyHashed.class, "zookeeper-raw",
+            "a key of more than 100 characters shortened to its first 64 and its String.hashCode()",
+            List.of("§2.8", "§2.9", "§2.10"), "§2.12"),
+    CURATOR_KEYS_WITHOUT_CASE(MutantRuns.CuratorKeysWithoutCase.class, "curator",
+            "keys compared without case: the first spelling stands for the others (a case-insensitive collation)",
+            List.of("§2.8", "§2.10"), "§2.13", "§2.9"),
+    ZKCLIENT_SLASH_AS_DOT(MutantRuns.ZkClientSlashAsDot.class, "zkclient",
+            "the tree flattened: '/' in a key replaced by '.'", List.of("§2.8", "§2.9", "§2.10"), "§2.14"),
+    REDIS_TRAILING_BLANKS_TRIMMED(MutantRuns.RedisTrailingBlanksTrimmed.class, "redis-baseline",
+            "the name behind the key stored with its trailing blanks trimmed (a PAD SPACE collation)",
+            List.of("§2.8", "§2.9", "§2.10"), "§2.14");
 
     final Class<? extends LockProviderTck> run;
     final String realProvider;
     final String defect;
     final List<String> rules;
+    /** Rules the mutant passes: older rules about its defect that it shows to miss it. */
+    final List<String> survives;
 
     Mutant(Class<? extends LockProviderTck> run, String realProvider, String defect, String... rules) {
+        this(run, realProvider, defect, List.of(), rules);
+    }
+
+    Mutant(Class<? extends LockProviderTck> run, String realProvider, String defect, List<String> survives,
+           String... rules) {
         this.run = run;
         this.realProvider = realProvider;
         this.defect = defect;
         this.rules = List.of(rules);
+        this.survives = survives;
     }
 
     /** @return the mutant provider, as its run names it */

@@ -329,4 +329,41 @@ final class MutantRuns {
             RedisMutants.CloseEndsOnlyCurrent.closeForgotten();
         }
     }
+
+    // ---- names: keys derived below the engine's key (NameMutants) ----
+
+    static final class RedisKeyCut extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new NameMutants.RedisKeyCut();
+        }
+    }
+
+    static final class RawLongKeyHashed extends OnZooKeeper {
+        @Override
+        public LockProvider provider() {
+            return new NameMutants.RawLongKeyHashed();
+        }
+    }
+
+    static final class CuratorKeysWithoutCase extends OnCurator {
+        @Override
+        public LockProvider provider() {
+            return new NameMutants.CuratorKeysWithoutCase();
+        }
+    }
+
+    static final class ZkClientSlashAsDot extends OnZooKeeper {
+        @Override
+        public LockProvider provider() {
+            return new NameMutants.ZkClientSlashAsDot();
+        }
+    }
+
+    static final class RedisTrailingBlanksTrimmed extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new NameMutants.RedisTrailingBlanksTrimmed();
+        }
+    }
 }

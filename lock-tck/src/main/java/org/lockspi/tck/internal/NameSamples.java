@@ -20,6 +20,35 @@ public final class NameSamples {
     }
 
     /**
+     * Shows a name in a message: what does not print by its code point in hex; a name of more than 60 code points by its
+     * first 40 and its last 20, with its length (names that differ near their end stay apart).
+     *
+     * @param name a name
+     * @return the name, quoted
+     */
+    public static String show(String name) {
+        int[] cps = name.codePoints().toArray();
+        if (cps.length <= 60) {
+            return "'" + escaped(cps, 0, cps.length) + "'";
+        }
+        return "'" + escaped(cps, 0, 40) + "..." + escaped(cps, cps.length - 20, cps.length) + "' (" + name.length()
+                + " chars)";
+    }
+
+    private static String escaped(int[] cps, int from, int to) {
+        StringBuilder b = new StringBuilder();
+        for (int i = from; i < to; i++) {
+            int cp = cps[i];
+            if (cp >= 0x20 && cp < 0x7f) {
+                b.appendCodePoint(cp);
+            } else {
+                b.append(String.format("\\u{%x}", cp));
+            }
+        }
+        return b.toString();
+    }
+
+    /**
      * Names of every awkward sort around a unique stem of the readable form, so that runs do not share locks: the
      * keys applications lock on, each edge of the readable form broken, non-ASCII, supplementary characters,
      * control characters, braces, a name equal to another name's key, and names of exactly {@link #MAX_BYTES}.

@@ -78,7 +78,8 @@ final class SemaphoreRecipe {
                 if (!children.contains(ours)) {
                     throw SessionLost.INSTANCE;
                 }
-                if (children.size() <= permits) {
+                // the lease nodes only: a child that is none is the node of a lock named <name>/leases/...
+                if (children.stream().filter(c -> ZkLayout.isNode(c, ZkLayout.LEASE)).count() <= permits) {
                     held = true;
                     return leases.grant(kind, node, gen);
                 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
@@ -69,12 +70,12 @@ public final class ZkInspection {
     public static LockInfo inspect(Reader reader, String path, String name, Predicate<String> own)
             throws KeeperException, InterruptedException {
         List<String> children = reader.children(path);
-        if (children.contains(ZkLayout.SEMAPHORE_LEASES)) {
-            return semaphore(reader, path, name, own);
-        }
-        List<String> nodes = lockNodes(children);
+        List<String> nodes = lockNodes(children, ZkLayout.MUTEX, ZkLayout.READ, ZkLayout.WRITE);
         if (nodes.isEmpty()) {
-            return LockInfo.empty(name);
+            // no mutex or read-write nodes: a semaphore, or only the nodes of names below this one
+            boolean semaphore = children.contains(ZkLayout.SEMAPHORE_LEASES)
+                    || children.contains(ZkLayout.SEMAPHORE_LOCKS);
+            return semaphore ? semaphore(reader, path, name, own) : LockInfo.empty(name);
         }
         boolean readWrite = nodes.stream().anyMatch(n -> n.contains(ZkLayout.READ) || n.contains(ZkLayout.WRITE));
         List<LockInfo.Holder> holders = new ArrayList<>();
@@ -113,8 +114,9 @@ public final class ZkInspection {
             throws KeeperException, InterruptedException {
         String leasesPath = ZkLayout.join(path, ZkLayout.SEMAPHORE_LEASES);
         String locksPath = ZkLayout.join(path, ZkLayout.SEMAPHORE_LOCKS);
-        List<String> locks = ZkLayout.sorted(lockNodes(reader.children(locksPath)), ZkLayout.MUTEX);
-        List<String> leases = ZkLayout.sorted(lockNodes(reader.children(leasesPath)), ZkLayout.LEASE);
+        List<String> locks = ZkLayout.sorted(lockNodes(reader.children(locksPath), ZkLayout.MUTEX), ZkLayout.MUTEX);
+        List<String> leases = ZkLayout.sorted(lockNodes(reader.children(leasesPath), ZkLayout.LEASE),
+                ZkLayout.LEASE);
         List<Stat> stats = new ArrayList<>();
         List<String> paths = new ArrayList<>();
         for (String lease : leases) {
@@ -150,10 +152,12 @@ public final class ZkInspection {
                 Optional.of(Instant.ofEpochMilli(stat.getCtime())), own);
     }
 
-    private static List<String> lockNodes(Collection<String> children) {
+    /** @return the children that are nodes of the recipe with one of the base names */
+    private static List<String> lockNodes(Collection<String> children, String... baseNames) {
         List<String> nodes = new ArrayList<>();
         for (String child : children) {
-            if (LOCK_NODE.matcher(child).matches()) {
+            Matcher node = LOCK_NODE.matcher(child);
+            if (node.matches() && List.of(baseNames).contains(node.group(2))) {
                 nodes.add(child);
             }
         }
@@ -162,7 +166,8 @@ public final class ZkInspection {
 
     /**
      * Walks the tree under the lock root and names each node that holds lock state (lock nodes of a mutex or
-     * read-write lock, or a semaphore's {@code leases} or {@code locks} with nodes).
+     * read-write lock, or a semaphore's {@code leases} with lease nodes), and the names below them: a semaphore's
+     * {@code locks} and {@code leases} hold the nodes of names that continue its own too ({@code <name>/locks/0}).
      *
      * @param reader the client's reads
      * @param root   the full path under which names live ({@code "/"} or {@code "/app"})
@@ -176,25 +181,23 @@ public final class ZkInspection {
         int slash = prefix.lastIndexOf('/');
         String start = slash < 0 ? "" : prefix.substring(0, slash);
         List<String> names = new ArrayList<>();
-        walk(reader, root, start, prefix, names);
+        walk(reader, root, start, prefix, names, false);
         return names;
     }
 
-    private static void walk(Reader reader, String root, String name, String prefix, List<String> names)
-            throws KeeperException, InterruptedException {
+    /**
+     * @param internal whether the node is the {@code locks} of a semaphore: its mutex nodes are the semaphore's
+     *                 internal mutex, not a lock of this name
+     */
+    private static void walk(Reader reader, String root, String name, String prefix, List<String> names,
+                             boolean internal) throws KeeperException, InterruptedException {
         String path = name.isEmpty() ? root : ZkLayout.join(root, name);
         List<String> children = reader.children(path);
-        if (!name.isEmpty()) {
-            if (children.contains(ZkLayout.SEMAPHORE_LEASES)) {
-                if (!reader.children(ZkLayout.join(path, ZkLayout.SEMAPHORE_LEASES)).isEmpty()
-                        || !lockNodes(reader.children(ZkLayout.join(path, ZkLayout.SEMAPHORE_LOCKS))).isEmpty()) {
-                    names.add(name);
-                }
-                return; // locks and leases are the semaphore's own
-            }
-            if (!lockNodes(children).isEmpty()) {
-                names.add(name);
-            }
+        boolean semaphore = children.contains(ZkLayout.SEMAPHORE_LEASES) && !lockNodes(
+                reader.children(ZkLayout.join(path, ZkLayout.SEMAPHORE_LEASES)), ZkLayout.LEASE).isEmpty();
+        if (!name.isEmpty() && (semaphore
+                || !internal && !lockNodes(children, ZkLayout.MUTEX, ZkLayout.READ, ZkLayout.WRITE).isEmpty())) {
+            names.add(name);
         }
         for (String child : children) {
             if (LOCK_NODE.matcher(child).matches()) {
@@ -203,7 +206,7 @@ public final class ZkInspection {
             String childName = name.isEmpty() ? child : name + "/" + child;
             // descend only where a name with the prefix may lie
             if (childName.startsWith(prefix) || prefix.startsWith(childName + "/")) {
-                walk(reader, root, childName, prefix, names);
+                walk(reader, root, childName, prefix, names, semaphore && child.equals(ZkLayout.SEMAPHORE_LOCKS));
             }
         }
     }

@@ -24,6 +24,11 @@ import java.util.UUID;
  * <p>{@code _c_<uuid>-} is Curator's "protected" prefix: a client that loses the connection while creating a
  * node finds it again by that prefix. Nodes are ordered by what follows the last occurrence of their base name
  * (the sequence number); a child without the base name sorts by its whole name, as in Curator.
+ *
+ * <p>A lock's node also has children that are not its lock nodes: the nodes of the locks whose names continue its
+ * own ({@code <path>/0} is the lock {@code <name>/0}), and a semaphore's {@code locks} and {@code leases}. They are
+ * neither ordered nor counted ({@link #isNode}): otherwise a lock {@code a/0}, whose node sorts before every
+ * sequence number, would hold up the lock {@code a} until the server reaps it.
  */
 public final class ZkLayout {
     /** Curator's protected-node marker. */
@@ -40,6 +45,8 @@ public final class ZkLayout {
     public static final String SEMAPHORE_LOCKS = "locks";
     /** The child of a semaphore's path holding its leases. */
     public static final String SEMAPHORE_LEASES = "leases";
+    /** The digits ZooKeeper appends to a sequential node's name. */
+    public static final int SEQUENCE_DIGITS = 10;
 
     private ZkLayout() {
     }
@@ -86,6 +93,50 @@ public final class ZkLayout {
             }
         }
         return key;
+    }
+
+    /**
+     * Whether a child of a lock's node is one of its lock nodes: after the last occurrence of one of the base names
+     * comes a sequence number (ten digits, or ZooKeeper's signed form once the parent's counter passed 2^31). Any
+     * other child (a node of a lock whose name continues this one's, a semaphore's {@code locks} or {@code leases})
+     * is not the lock's, and is neither ordered nor counted. With no base name every child is a node.
+     *
+     * @param child     a child node's name
+     * @param baseNames the base names of the lock kind
+     * @return whether it is a lock node of that kind
+     */
+    public static boolean isNode(String child, String... baseNames) {
+        if (baseNames.length == 0) {
+            return true;
+        }
+        for (String base : baseNames) {
+            int at = child.lastIndexOf(base);
+            if (at >= 0 && isSequence(child, at + base.length())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @return whether {@code s} from {@code from} on is a sequence number: ZooKeeper's {@code %010d} of the parent's
+     *         32-bit counter (ten digits; a '-' and nine or ten digits once it passed 2^31)
+     */
+    private static boolean isSequence(String s, int from) {
+        int length = s.length() - from;
+        if (length != SEQUENCE_DIGITS && length != SEQUENCE_DIGITS + 1) {
+            return false;
+        }
+        int digits = s.charAt(from) == '-' ? from + 1 : from;
+        if (length == SEQUENCE_DIGITS + 1 && digits == from) {
+            return false;
+        }
+        for (int i = digits; i < s.length(); i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

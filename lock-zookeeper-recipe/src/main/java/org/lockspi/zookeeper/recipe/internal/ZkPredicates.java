@@ -29,8 +29,9 @@ public final class ZkPredicates {
      *
      * @param children  the children, in any order
      * @param ours      our node's name
-     * @param baseNames the base names that order the lock's children (see {@link ZkLayout#sortKey}); none orders
-     *                  them by their whole names
+     * @param baseNames the base names that order the lock's children (see {@link ZkLayout#sortKey}); a child that
+     *                  is no node of them ({@link ZkLayout#isNode}) is passed over; none orders every child by its
+     *                  whole name
      * @return the verdict, or null if our node is not among the children (it is gone)
      */
     public static Verdict exclusive(Collection<String> children, String ours, String... baseNames) {
@@ -66,8 +67,8 @@ public final class ZkPredicates {
                 present = true;
                 continue;
             }
-            if (reader && !child.contains(ZkLayout.WRITE)) {
-                continue;
+            if (reader && !child.contains(ZkLayout.WRITE) || !ZkLayout.isNode(child, baseNames)) {
+                continue; // not a writer, for a reader; not a lock node (the node of a name below this one)
             }
             int key = keyStart(child, baseNames);
             if (compareKeys(child, key, ours, ourKey) >= 0) {

@@ -1,6 +1,7 @@
 package org.lockspi.zookeeper.recipe.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -44,6 +45,28 @@ class ZkLayoutTest {
         assertEquals("0000000007", ZkLayout.sortKey("_c_x-lock-lock-0000000007", ZkLayout.MUTEX));
         assertEquals("foreign", ZkLayout.sortKey("foreign", ZkLayout.MUTEX)); // no base name: the whole name
         assertEquals("0000000001", ZkLayout.sortKey(A + "__READ__0000000001", ZkLayout.READ, ZkLayout.WRITE));
+    }
+
+    /** A lock's node holds the nodes of the names below it too: they are no lock nodes, neither ordered nor counted. */
+    @Test
+    void theNodesOfNamesBelowAreNoLockNodes() {
+        assertTrue(ZkLayout.isNode(A + "lock-0000000003", ZkLayout.MUTEX));
+        assertTrue(ZkLayout.isNode(A + "__READ__0000000003", ZkLayout.READ, ZkLayout.WRITE));
+        assertTrue(ZkLayout.isNode(A + "lease-0000000003", ZkLayout.LEASE));
+        assertTrue(ZkLayout.isNode("lock--2147483648", ZkLayout.MUTEX), "the counter past 2^31");
+        assertTrue(ZkLayout.isNode("lock--000000005", ZkLayout.MUTEX), "the counter past 2^31");
+        assertTrue(ZkLayout.isNode("anything"), "no base name: every child");
+        for (String below : List.of("0", "-", "00", "lock-", "x-lock-0", "locks", "leases", "__READ__", "__WRIT__",
+                A + "lock-000000003", A + "lock-00000000031", A + "lease-0000000003", A + "lock-000000000x")) {
+            assertFalse(ZkLayout.isNode(below, ZkLayout.MUTEX), below);
+        }
+        List<String> children = List.of("0", "-", "locks", A + "lock-0000000004", B + "lock-0000000002");
+        assertTrue(ZkPredicates.exclusive(children, B + "lock-0000000002", ZkLayout.MUTEX).holds(),
+                "'0' sorts before every sequence number, but is the lock <name>/0");
+        assertEquals(new ZkPredicates.Verdict(false, B + "lock-0000000002"),
+                ZkPredicates.exclusive(children, A + "lock-0000000004", ZkLayout.MUTEX));
+        assertTrue(ZkPredicates.read(List.of("__WRIT__", "0", A + "__READ__0000000001"), A + "__READ__0000000001")
+                .holds(), "the lock <name>/__WRIT__ is no writer of <name>");
     }
 
     @Test
