@@ -150,6 +150,14 @@ class LauncherIT {
                 assertEquals(LockCli.OK, held.exit(), held.toString());
                 assertTrue(held.out().contains("kind:      MUTEX\n") && held.out().contains(" " + a.fencingToken()
                         + " "), held.toString());
+                try (Lease scheduled = app.nonReentrantMutex(base + "/scheduled").acquire(Duration.ofSeconds(10))) {
+                    Run shown = lockspi("holders", server.uri(), base + "/scheduled");
+                    System.out.print("$ lockspi holders " + server.uri() + " " + base + "/scheduled\n" + shown.out());
+                    assertEquals(LockCli.OK, shown.exit(), shown.toString());
+                    assertTrue(server == zookeeper
+                            ? shown.out().contains("kind:      SEMAPHORE  (or a non-reentrant mutex: ")
+                            : shown.out().contains("kind:      MUTEX\n"), shown.toString());
+                }
             }
             Run free = lockspi("holders", server.uri(), base + "/a");
             assertEquals(LockCli.FREE, free.exit(), free.toString());
