@@ -205,19 +205,60 @@ class LockCliTest {
         }
     }
 
+    /** A server that takes the TCP connection and never answers: the tool's bound still holds. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void aSilentServerExitsThreeWithinTheToolsBound(String server) throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50,
+                java.net.InetAddress.getLoopbackAddress())) {
+            List<java.net.Socket> taken = new ArrayList<>();
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        taken.add(silent.accept()); // read nothing, answer nothing
+                    }
+                } catch (java.io.IOException closed) {
+                    // the test is over
+                }
+            }, "cli-test-silent-server");
+            acceptor.setDaemon(true);
+            acceptor.start();
+            String uri = server + "://127.0.0.1:" + silent.getLocalPort() + (server.equals("zookeeper") ? "/app" : "");
+            long start = System.nanoTime();
+            Run run = run("holders", uri, "orders");
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            System.out.printf("silent %s (%s): exit %d after %d ms%n", server, uri, run.exit(), took.toMillis());
+            assertEquals(LockCli.UNREACHABLE, run.exit(), run.toString());
+            assertTrue(took.compareTo(Duration.ofSeconds(8)) < 0, "took " + took + ": " + run);
+            silent.close();
+            acceptor.join(10_000);
+            for (java.net.Socket s : taken) {
+                s.close();
+            }
+        }
+    }
+
     @Test
-    void theToolsConnectBoundIsAddedOnlyWhereTheUriNamesNoneAndEveryCandidateAcceptsIt() {
+    void theToolsBoundsAreAddedOnlyWhereTheUriNamesNoneAndEveryCandidateAcceptsThem() {
         List<org.lockspi.spi.LockProvider> installed = Locks.providers();
-        assertEquals("zookeeper://h:2181/app?connectTimeout=2s",
-                ConnectionOptions.withConnectBound("zookeeper://h:2181/app", null, installed));
+        assertEquals("zookeeper://h:2181/app?connectTimeout=2s&sessionTimeout=4s",
+                ConnectionOptions.withBounds("zookeeper://h:2181/app", null, installed));
+        assertEquals("zookeeper://h:2181/app?connectTimeout=2s&sessionTimeout=4s",
+                ConnectionOptions.withBounds("zookeeper://h:2181/app", "curator", installed));
+        // Redis has no session: the connect bound alone
         assertEquals("redis://h:6379?leaseTime=5s&connectTimeout=2s",
-                ConnectionOptions.withConnectBound("redis://h:6379?leaseTime=5s", null, installed));
-        assertEquals("zookeeper://h:2181/app?connectTimeout=9s",
-                ConnectionOptions.withConnectBound("zookeeper://h:2181/app?connectTimeout=9s", null, installed));
-        assertEquals("zookeeper://h:2181/app?connectTimeout=2s",
-                ConnectionOptions.withConnectBound("zookeeper://h:2181/app", "curator", installed));
+                ConnectionOptions.withBounds("redis://h:6379?leaseTime=5s", null, installed));
+        // the URI's own values are kept; uncertainAfter must stay below the session timeout, so that one is kept
+        assertEquals("zookeeper://h:2181/app?connectTimeout=9s&sessionTimeout=4s",
+                ConnectionOptions.withBounds("zookeeper://h:2181/app?connectTimeout=9s", null, installed));
+        assertEquals("zookeeper://h:2181/app?sessionTimeout=60s&connectTimeout=2s",
+                ConnectionOptions.withBounds("zookeeper://h:2181/app?sessionTimeout=60s", null, installed));
+        assertEquals("zookeeper://h:2181/app?uncertainAfter=10s&connectTimeout=2s",
+                ConnectionOptions.withBounds("zookeeper://h:2181/app?uncertainAfter=10s", null, installed));
+        assertEquals("redis://h:6379?connectTimeout=1s",
+                ConnectionOptions.withBounds("redis://h:6379?connectTimeout=1s", null, installed));
         // no provider serves the scheme: unchanged, and Locks.open says so
-        assertEquals("nope://h:1", ConnectionOptions.withConnectBound("nope://h:1", null, installed));
+        assertEquals("nope://h:1", ConnectionOptions.withBounds("nope://h:1", null, installed));
     }
 
     @ParameterizedTest(name = "{0}")
