@@ -52,8 +52,8 @@ public final class LockCli implements Runnable {
     static final String EXIT_OK = "0:held: the lock has holders or waiters (list: locks were listed)";
     static final String EXIT_FREE = "1:free: the lock has no holder and no waiter (list: none listed)";
     static final String EXIT_USAGE = "2:usage error: arguments, URI, lock name or provider";
-    static final String EXIT_UNREACHABLE = "3:the server could not be reached (connectTimeout, default "
-            + ConnectionOptions.DEFAULT_CONNECT_TIMEOUT + ") or a read failed";
+    static final String EXIT_UNREACHABLE = "3:unreachable: no answer within the bounds (connectTimeout="
+            + ConnectionOptions.DEFAULT_CONNECT_TIMEOUT + " unless the URI says otherwise), or a read failed";
     static final String EXIT_FAILURE = "4:any other error";
 
     @CommandLine.Spec

@@ -351,7 +351,7 @@ class LockCliTest {
             Run help = run(args);
             assertEquals(LockCli.OK, help.exit(), help.toString());
             assertTrue(help.out().matches("(?s).*Exit codes:\\n +0 +held: .*\\n +1 +free: .*\\n +2 +usage error: .*"
-                    + "\\n +3 +the server could not be reached .*\\n +4 +any other error.*"), help.toString());
+                    + "\\n +3 +unreachable: .*\\n +4 +any other error.*"), help.toString());
         }
     }
 
