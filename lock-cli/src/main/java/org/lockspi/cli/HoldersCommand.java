@@ -13,9 +13,11 @@ import picocli.CommandLine.Spec;
 
 /** {@code holders <uri> <name>}: one lock's holders and waiters. */
 @Command(name = "holders", mixinStandardHelpOptions = true, versionProvider = LockCli.Version.class,
-        description = "Who holds the lock, since when and with which fencing token, and how many wait. Exit 0 if "
-                + "it has holders or waiters, 1 if it has no state (or on a usage error), 2 if the server failed.",
-        exitCodeOnInvalidInput = LockCli.NOT_FOUND, exitCodeOnExecutionException = LockCli.CONNECTION_FAILURE)
+        description = "Who holds the lock, since when and with which fencing token, and how many wait.",
+        exitCodeOnInvalidInput = LockCli.USAGE, exitCodeOnExecutionException = LockCli.FAILURE,
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
+                LockCli.EXIT_OK, LockCli.EXIT_FREE, LockCli.EXIT_USAGE, LockCli.EXIT_UNREACHABLE,
+                LockCli.EXIT_FAILURE})
 final class HoldersCommand implements Callable<Integer> {
     @Mixin
     private ConnectionOptions connection;
@@ -35,9 +37,10 @@ final class HoldersCommand implements Callable<Integer> {
             provider = service.providerName();
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.print(connection.json ? Output.json(info, provider) + "\n"
-                : Output.text(info, connection.shownUri(), provider, Instant.now()));
+        boolean zooKeeper = connection.isZooKeeper();
+        out.print(connection.json ? Output.json(info, provider, zooKeeper) + "\n"
+                : Output.text(info, connection.shownUri(), provider, Instant.now(), zooKeeper));
         out.flush();
-        return info.isHeld() || info.waiters() > 0 ? LockCli.OK : LockCli.NOT_FOUND;
+        return info.isHeld() || info.waiters() > 0 ? LockCli.OK : LockCli.FREE;
     }
 }

@@ -12,9 +12,11 @@ import picocli.CommandLine.Spec;
 
 /** {@code list <uri> [prefix]}: the names of the locks with a holder or a waiter. */
 @Command(name = "list", mixinStandardHelpOptions = true, versionProvider = LockCli.Version.class,
-        description = "The locks that have a holder or a waiter, one name a line, sorted. Exit 0 if any, 1 if none "
-                + "(or on a usage error), 2 if the server failed.",
-        exitCodeOnInvalidInput = LockCli.NOT_FOUND, exitCodeOnExecutionException = LockCli.CONNECTION_FAILURE)
+        description = "The locks that have a holder or a waiter, one name a line, sorted.",
+        exitCodeOnInvalidInput = LockCli.USAGE, exitCodeOnExecutionException = LockCli.FAILURE,
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
+                LockCli.EXIT_OK, LockCli.EXIT_FREE, LockCli.EXIT_USAGE, LockCli.EXIT_UNREACHABLE,
+                LockCli.EXIT_FAILURE})
 final class ListCommand implements Callable<Integer> {
     @Mixin
     private ConnectionOptions connection;
@@ -43,6 +45,6 @@ final class ListCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("lockspi: no lock with a holder or a waiter"
                     + (prefix.isEmpty() ? "" : " under '" + prefix + "'") + " at " + connection.shownUri());
         }
-        return names.isEmpty() ? LockCli.NOT_FOUND : LockCli.OK;
+        return names.isEmpty() ? LockCli.FREE : LockCli.OK;
     }
 }

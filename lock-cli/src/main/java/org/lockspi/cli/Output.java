@@ -6,7 +6,12 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.lockspi.LockInfo;
 
-/** Formats a lock's view for an operator (text) or a program (JSON). */
+/**
+ * Formats a lock's view for an operator (text) or a program (JSON). The kind and modes are the API's
+ * ({@link LockInfo.Kind}, {@link LockInfo.Mode}) on every backend. One case is not the layout's to tell:
+ * ZooKeeper keeps a non-reentrant mutex as Curator does, a semaphore of one permit, so a semaphore view with at
+ * most one holder there may be either; the text says so, and JSON carries {@code "mayBeNonReentrantMutex"}.
+ */
 final class Output {
     private Output() {
     }
@@ -16,14 +21,17 @@ final class Output {
      * @param uri      the URI to show, password masked
      * @param provider the provider that read it
      * @param now      the time to compute how long each holder has held
+     * @param zooKeeper whether the view is of a ZooKeeper layout
      * @return the text, ending in a line break
      */
-    static String text(LockInfo info, String uri, String provider, Instant now) {
+    static String text(LockInfo info, String uri, String provider, Instant now, boolean zooKeeper) {
         StringBuilder b = new StringBuilder();
         b.append("lock:      ").append(info.name()).append('\n');
         b.append("server:    ").append(uri).append("  (provider ").append(provider).append(")\n");
         b.append("kind:      ").append(info.kind()).append(info.kind() == LockInfo.Kind.NONE
-                ? "  (no state on the server: nobody holds it, nobody waits)" : "").append('\n');
+                ? "  (no state on the server: nobody holds it, nobody waits)"
+                : mayBeNonReentrantMutex(info, zooKeeper) ? "  (or a non-reentrant mutex: ZooKeeper keeps one as a "
+                + "semaphore of one permit, and the layout does not say which)" : "").append('\n');
         b.append("holders:   ").append(info.holders().size());
         if (info.kind() == LockInfo.Kind.SEMAPHORE) {
             b.append("  (permits in use: ").append(info.permitsInUse()).append(')');
@@ -58,7 +66,17 @@ final class Output {
         return seconds / 3600 + " h " + seconds % 3600 / 60 + " min";
     }
 
-    static String json(LockInfo info, String provider) {
+    /**
+     * @param info      a view
+     * @param zooKeeper whether it is of a ZooKeeper layout
+     * @return whether it may be a non-reentrant mutex shown as a semaphore: on ZooKeeper, with at most one permit
+     *         held (a non-reentrant mutex never has two holders)
+     */
+    static boolean mayBeNonReentrantMutex(LockInfo info, boolean zooKeeper) {
+        return zooKeeper && info.kind() == LockInfo.Kind.SEMAPHORE && info.holders().size() <= 1;
+    }
+
+    static String json(LockInfo info, String provider, boolean zooKeeper) {
         String holders = info.holders().stream().map(h -> "{\"mode\":" + quote(h.mode().name())
                 + ",\"fencingToken\":" + (h.fencingToken().isPresent() ? Long.toString(h.fencingToken().getAsLong())
                 : "null")
@@ -66,7 +84,8 @@ final class Output {
                 + ",\"own\":" + h.own() + "}").collect(Collectors.joining(","));
         return "{\"name\":" + quote(info.name()) + ",\"provider\":" + quote(provider) + ",\"kind\":"
                 + quote(info.kind().name()) + ",\"holders\":[" + holders + "],\"waiters\":" + info.waiters()
-                + ",\"permitsInUse\":" + info.permitsInUse() + "}";
+                + ",\"permitsInUse\":" + info.permitsInUse() + ",\"mayBeNonReentrantMutex\":"
+                + mayBeNonReentrantMutex(info, zooKeeper) + "}";
     }
 
     static String json(List<String> names) {

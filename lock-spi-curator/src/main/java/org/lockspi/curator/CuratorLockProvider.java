@@ -14,6 +14,7 @@ import org.lockspi.spi.LockBackend;
 import org.lockspi.spi.LockProvider;
 import org.lockspi.spi.LockServices;
 import org.lockspi.spi.LockUri;
+import org.lockspi.zookeeper.recipe.ZkRecipeProvider;
 
 /**
  * The lock provider on Apache Curator's recipes, named {@value #NAME}, for URIs of scheme {@code zookeeper}.
@@ -89,8 +90,8 @@ import org.lockspi.spi.LockUri;
 public final class CuratorLockProvider implements LockProvider {
     /** The provider's name: {@value}. */
     public static final String NAME = "curator";
-    /** The provider's version. */
-    public static final String VERSION = "0.1.0";
+    /** The provider's version: the project's, as every ZooKeeper provider has it. */
+    public static final String VERSION = ZkRecipeProvider.VERSION;
 
     private static final Set<LockFeature> FEATURES = Set.copyOf(EnumSet.of(
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,

@@ -1,6 +1,9 @@
 package org.lockspi.zookeeper.recipe;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.Objects;
+import java.util.Properties;
 import java.util.Set;
 import org.lockspi.LockFeature;
 import org.lockspi.spi.BackendEvents;
@@ -15,6 +18,9 @@ import org.lockspi.zookeeper.recipe.internal.ZkLockBackend;
  * only names itself and connects its {@link ZkOps}.
  */
 public abstract class ZkRecipeProvider implements LockProvider {
+    /** The version of the ZooKeeper providers: the project's, as the build wrote it in {@code version.properties}. */
+    public static final String VERSION = loadVersion();
+
     private final String name;
     private final int priority;
 
@@ -45,8 +51,19 @@ public abstract class ZkRecipeProvider implements LockProvider {
 
     @Override
     public String version() {
-        String v = getClass().getPackage().getImplementationVersion();
-        return v != null ? v : "0.1.0";
+        return VERSION;
+    }
+
+    private static String loadVersion() {
+        Properties found = new Properties();
+        try (InputStream in = ZkRecipeProvider.class.getResourceAsStream("version.properties")) {
+            if (in != null) {
+                found.load(in);
+            }
+        } catch (IOException e) {
+            // unknown, as without the file
+        }
+        return found.getProperty("version", "unknown");
     }
 
     @Override
