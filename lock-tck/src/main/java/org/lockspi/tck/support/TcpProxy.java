@@ -8,11 +8,16 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -28,9 +33,12 @@ import java.util.regex.Pattern;
  *   <li>{@link #heal()}: new connections are forwarded again (the port is listened on again if it was closed).
  *       Connections that dropped bytes are closed, because their byte streams have holes no protocol survives;
  *       the client reconnects, as it would after a real partition outlasted its read timeout.</li>
+ *   <li>{@link #delayFromServer(Duration)}: every byte from the server reaches the client that much later, in
+ *       order, as over a slow link; the client's bytes go at once.</li>
  * </ul>
  *
- * <p>Two threads per connection copy the bytes; at most {@value #CONNECTIONS} connections at once. Thread-safe;
+ * <p>Two threads per connection copy the bytes, and one more delivers the delayed ones; at most
+ * {@value #CONNECTIONS} connections at once. Thread-safe;
  * {@link #close()} closes every socket and ends every thread, idempotent.
  */
 public final class TcpProxy implements AutoCloseable {
@@ -45,6 +53,10 @@ public final class TcpProxy implements AutoCloseable {
     private final List<Link> links = new ArrayList<>(); // guarded by this
     private ServerSocket listener; // guarded by this; null while refusing
     private boolean cut; // guarded by this
+    /** How long bytes from the server are held back, in ns; 0 forwards them at once. */
+    private volatile long delayNanos;
+    /** Delivers delayed bytes in the order they were read (one thread; equal delays keep the order). */
+    private final ScheduledExecutorService delayed;
     private boolean closed; // guarded by this
 
     /** One client connection and its upstream one; {@code upstream} is null for one accepted while cut. */
@@ -52,6 +64,10 @@ public final class TcpProxy implements AutoCloseable {
         final Socket client;
         final Socket upstream;
         volatile boolean dropped;
+        /** Bytes from the server scheduled for delivery and not yet written. */
+        final AtomicInteger pending = new AtomicInteger();
+        /** When the last scheduled bytes from the server are due (nanoTime): later ones never come before them. */
+        long lastDue; // the server pump's thread only
 
         Link(Socket client, Socket upstream) {
             this.client = client;
@@ -67,10 +83,16 @@ public final class TcpProxy implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        delayed = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "lockspi-tck-proxy-delay");
+            t.setDaemon(true);
+            return t;
+        });
         try {
             listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         } catch (IOException e) {
             threads.shutdownNow();
+            delayed.shutdownNow();
             throw new UncheckedIOException("cannot open the proxy's socket", e);
         }
         port = listener.getLocalPort();
@@ -131,6 +153,21 @@ public final class TcpProxy implements AutoCloseable {
             closeQuietly(listener);
             listener = null;
         }
+    }
+
+    /**
+     * Holds back every byte from the server for {@code delay} before the client gets it, from now on (on open
+     * connections too); {@code Duration.ZERO} ends the delay. Bytes never overtake bytes held back before them, also
+     * when the delay is lowered. Bytes still held back when the proxy is cut are dropped.
+     *
+     * @param delay how long each byte from the server is held back, at least zero
+     * @throws IllegalArgumentException if {@code delay} is negative
+     */
+    public void delayFromServer(Duration delay) {
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("delay < 0: " + delay);
+        }
+        delayNanos = delay.toNanos();
     }
 
     /**
@@ -207,8 +244,21 @@ public final class TcpProxy implements AutoCloseable {
                 synchronized (this) {
                     drop = cut || link.dropped;
                 }
+                long delay = from == link.upstream ? delayNanos : 0;
                 if (drop || out == null) {
                     link.dropped = true;
+                } else if (delay > 0 || from == link.upstream && link.pending.get() > 0) {
+                    // in order: after the bytes held back before, also once the delay was lowered
+                    long now = System.nanoTime();
+                    long due = Math.max(now + delay, link.lastDue);
+                    link.lastDue = due;
+                    link.pending.incrementAndGet();
+                    byte[] chunk = Arrays.copyOf(buffer, n);
+                    try {
+                        delayed.schedule(() -> deliver(link, out, chunk), due - now, TimeUnit.NANOSECONDS);
+                    } catch (RejectedExecutionException closing) {
+                        link.pending.decrementAndGet(); // the proxy is closed: nothing is delivered any more
+                    }
                 } else {
                     out.write(buffer, 0, n);
                     out.flush();
@@ -225,6 +275,24 @@ public final class TcpProxy implements AutoCloseable {
                 return;
             }
             closeLink(link);
+        }
+    }
+
+    /** Writes bytes held back by the delay, unless the proxy was cut meanwhile. */
+    private void deliver(Link link, OutputStream out, byte[] chunk) {
+        try {
+            synchronized (this) {
+                if (cut || link.dropped || closed) {
+                    link.dropped = true;
+                    return;
+                }
+            }
+            out.write(chunk);
+            out.flush();
+        } catch (IOException e) {
+            // the client's socket closed: its pump ends the link
+        } finally {
+            link.pending.decrementAndGet();
         }
     }
 
@@ -248,8 +316,10 @@ public final class TcpProxy implements AutoCloseable {
             }
         }
         threads.shutdownNow();
+        delayed.shutdownNow();
         try {
             threads.awaitTermination(5, TimeUnit.SECONDS);
+            delayed.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
