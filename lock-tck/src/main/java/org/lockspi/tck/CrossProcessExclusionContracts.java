@@ -28,6 +28,11 @@ import org.lockspi.tck.coverage.Inapplicable;
  * Each participant runs {@link HolderMain#guardedIncrement(Path)} under the lock, which notices a second holder
  * inside the critical section through a marker file and counts every pass.
  */
+@Inapplicable(kinds = {READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = "the other processes run HolderMain's "
+        + "critical section on the mutex and the non-reentrant mutex; the other kinds' exclusion is in-process (§6.7, "
+        + "§7.2) and the same server requests")
+@Inapplicable(shapes = MIXED_KINDS, reason = "one kind hammers")
+@Inapplicable(shapes = ONE_WAITER, reason = "a hammer queues several at once")
 public interface CrossProcessExclusionContracts extends TckContext {
 
     /**
@@ -43,11 +48,6 @@ public interface CrossProcessExclusionContracts extends TckContext {
             + "each), or a provider not registered for ServiceLoader.")
     @Covers(kinds = MUTEX, shapes = SEVERAL_WAITERS)
     @CoveredBy(value = "§10.2", kinds = NON_REENTRANT_MUTEX)
-    @Inapplicable(kinds = {READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = "the other processes run "
-            + "HolderMain's critical section on the mutex and the non-reentrant mutex; the other kinds' exclusion is "
-            + "in-process (§6.7, §7.2) and the same server requests")
-    @Inapplicable(shapes = ONE_WAITER, reason = "a hammer queues several at once")
-    @Inapplicable(shapes = MIXED_KINDS, reason = "one kind hammers")
     @DisplayName("§10.1 mutex: two other JVMs and this one never hold it at once, and every pass is counted")
     default void mutexExcludesAcrossProcesses() throws IOException, InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -66,11 +66,6 @@ public interface CrossProcessExclusionContracts extends TckContext {
             + "across JVMs.")
     @Covers(kinds = NON_REENTRANT_MUTEX, shapes = SEVERAL_WAITERS)
     @CoveredBy(value = "§10.1", kinds = MUTEX)
-    @Inapplicable(kinds = {READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = "the other processes run "
-            + "HolderMain's critical section on the mutex and the non-reentrant mutex; the other kinds' exclusion is "
-            + "in-process (§6.7, §7.2) and the same server requests")
-    @Inapplicable(shapes = ONE_WAITER, reason = "a hammer queues several at once")
-    @Inapplicable(shapes = MIXED_KINDS, reason = "one kind hammers")
     @DisplayName("§10.2 non-reentrant mutex: another JVM and this one never hold it at once, and every pass is "
             + "counted")
     default void nonReentrantMutexExcludesAcrossProcesses() throws IOException, InterruptedException {

@@ -43,6 +43,8 @@ import org.lockspi.tck.coverage.Why;
  * s; the other JVM acquires, and then every client here again. Needs {@link TckBackend.Capability#ENSEMBLE}; each run prints its figures.
  */
 @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = Why.SESSION_WIDE)
+@Inapplicable(shapes = MIXED_KINDS, reason = "one kind contends")
+@Inapplicable(shapes = ONE_WAITER, reason = "three clients and a child JVM contend")
 public interface EnsembleFailureContracts extends TckContext {
 
     /** Clients in this JVM. */
@@ -65,8 +67,6 @@ public interface EnsembleFailureContracts extends TckContext {
             + "expiry as leaseLost only after it: HELD->LOST skipped the suspension. Two HELD leases mean a "
             + "reconnection was taken for confirmation before the server answered.")
     @Covers(kinds = MUTEX, shapes = SEVERAL_WAITERS)
-    @Inapplicable(shapes = ONE_WAITER, reason = "three clients and a child JVM contend")
-    @Inapplicable(shapes = MIXED_KINDS, reason = "one kind contends")
     @DisplayName("§19.1 mutex: killing the ensemble's leader during contention lets no two clients hold it at "
             + "once, no lease is HELD while another client's is, the time without a holder is bounded, and "
             + "work resumes")
@@ -85,8 +85,6 @@ public interface EnsembleFailureContracts extends TckContext {
             + "string within the session timeout and report connectionRestored, and a waiter that reconnects must "
             + "check its place in the queue again.")
     @Covers(kinds = MUTEX, shapes = SEVERAL_WAITERS)
-    @Inapplicable(shapes = ONE_WAITER, reason = "three clients and a child JVM contend")
-    @Inapplicable(shapes = MIXED_KINDS, reason = "one kind contends")
     @DisplayName("§19.2 mutex: killing a follower of the ensemble during contention lets no two clients hold it "
             + "at once, no lease is HELD while another client's is, the time without a holder is bounded, and "
             + "work resumes")

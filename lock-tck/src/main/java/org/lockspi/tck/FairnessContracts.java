@@ -37,6 +37,7 @@ import org.lockspi.tck.coverage.Why;
  * made certain by starting each waiter only once the server shows the entry of the one before
  * ({@link TckBackend#residue(String)}).
  */
+@Inapplicable(shapes = ONE_WAITER, reason = "order needs several waiters")
 public interface FairnessContracts extends TckContext {
 
     /**
@@ -53,7 +54,6 @@ public interface FairnessContracts extends TckContext {
     @CoveredBy(value = "§14.5", kinds = {NON_REENTRANT_MUTEX, THREAD_FREE, ASYNC})
     @CoveredBy(value = "§14.4", kinds = {READ, WRITE}, shapes = MIXED_KINDS)
     @CoveredBy(value = "§14.3", kinds = SEMAPHORE)
-    @Inapplicable(shapes = ONE_WAITER, reason = "order needs several waiters")
     @DisplayName("§14.1 mutex: waiters from separate clients acquire in the order they enqueued")
     default void waitersAcquireInEnqueueOrder() throws InterruptedException, ExecutionException, TimeoutException {
         requireFeature(LockFeature.FAIR);
@@ -115,7 +115,6 @@ public interface FairnessContracts extends TckContext {
     @Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, READ, WRITE}, reason = Why.PERMITS_ONLY)
     @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = "a thread-free read-write lock counts no permits; "
             + "asynchronous permit waiters queue in §14.5's way, through the non-reentrant mutex's layout")
-    @Inapplicable(shapes = ONE_WAITER, reason = "order needs several waiters")
     @Inapplicable(shapes = MIXED_KINDS, reason = "a semaphore's permits are of one kind")
     @DisplayName("§14.3 semaphore: with one permit and with two, waiters from separate clients get permits in the "
             + "order they enqueued")
@@ -167,7 +166,6 @@ public interface FairnessContracts extends TckContext {
     @Covers(kinds = {READ, WRITE}, shapes = {SEVERAL_WAITERS, MIXED_KINDS})
     @CoveredBy(value = "§14.5", kinds = {THREAD_FREE, ASYNC})
     @Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, SEMAPHORE}, reason = Why.READ_WRITE_ONLY)
-    @Inapplicable(shapes = ONE_WAITER, reason = "order needs several waiters")
     @DisplayName("§14.4 read-write: queued writers and readers are served in queue order; a reader never overtakes "
             + "a writer queued before it")
     default void readWriteWaitersInQueueOrder() throws InterruptedException, ExecutionException, TimeoutException {
@@ -224,7 +222,6 @@ public interface FairnessContracts extends TckContext {
     @Covers(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, THREAD_FREE, ASYNC}, shapes = {SEVERAL_WAITERS, MIXED_KINDS})
     @CoveredBy(value = "§14.1", kinds = MUTEX)
     @CoveredBy(value = "§14.3", kinds = SEMAPHORE)
-    @Inapplicable(shapes = ONE_WAITER, reason = "order needs several waiters")
     @DisplayName("§14.5 non-reentrant mutex, and a queue of thread-bound and thread-free halves: waiters acquire in "
             + "the order they enqueued, synchronous and asynchronous alike")
     default void otherKindsWaitInEnqueueOrder() throws InterruptedException {

@@ -52,6 +52,10 @@ import org.lockspi.tck.coverage.Why;
  * {@link #crashReleaseBound()}. The rules are in
  * {@code docs/spec.md} §18.
  */
+@Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE}, reason = "the faults act on a client's session "
+        + "or connection, shared by its leases of every kind; the oracle is a mutex holder, and every kind goes "
+        + "through a restart in §16.2 and a loss in §12.1")
+@Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
 public interface FaultContracts extends TckContext {
 
     /**
@@ -69,10 +73,6 @@ public interface FaultContracts extends TckContext {
             + "out first, then validUntilNanos() before the server can free the lock; both from the send time of the "
             + "last answered request, never the receive time.")
     @Covers(kinds = MUTEX, shapes = ONE_WAITER)
-    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE}, reason = "the faults act on a client's "
-            + "session or connection, shared by its leases of every kind; the oracle is a mutex holder, and every "
-            + "kind goes through a restart in §16.2 and a loss in §12.1")
-    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
     @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = "one client takes the lock over from the cut-off "
             + "holder")
     @DisplayName("§18.1 partition (new connections hang): the cut-off holder is UNCERTAIN and then LOST before "
@@ -90,10 +90,6 @@ public interface FaultContracts extends TckContext {
             + "reconnect as contact (moving confirmedUntilNanos or reporting connectionRestored without an answer "
             + "from the server).")
     @Covers(kinds = MUTEX, shapes = ONE_WAITER)
-    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE}, reason = "the faults act on a client's "
-            + "session or connection, shared by its leases of every kind; the oracle is a mutex holder, and every "
-            + "kind goes through a restart in §16.2 and a loss in §12.1")
-    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
     @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = "one client takes the lock over from the cut-off "
             + "holder")
     @DisplayName("§18.2 partition (new connections refused): the cut-off holder is UNCERTAIN and then LOST before "
@@ -115,10 +111,6 @@ public interface FaultContracts extends TckContext {
             + "BackendLease.confirmedUntilNanos() and validUntilNanos() in System.nanoTime() from the last answered "
             + "send; a reply arriving after the pause still dates from before it.")
     @Covers(kinds = MUTEX, shapes = ONE_WAITER)
-    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE}, reason = "the faults act on a client's "
-            + "session or connection, shared by its leases of every kind; the oracle is a mutex holder, and every "
-            + "kind goes through a restart in §16.2 and a loss in §12.1")
-    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
     @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = "one client takes the lock over from the cut-off "
             + "holder")
     @DisplayName("§18.3 pause: a holder stopped with SIGSTOP past its session or lease, while another client "
@@ -202,10 +194,6 @@ public interface FaultContracts extends TckContext {
             + "report connectionRestored) and the waiter keep its place; without it the lease must say LOST (isLost "
             + "or validUntilNanos) before a waiter can get in.")
     @Covers(kinds = MUTEX, shapes = ONE_WAITER)
-    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE}, reason = "the faults act on a client's "
-            + "session or connection, shared by its leases of every kind; the oracle is a mutex holder, and every "
-            + "kind goes through a restart in §16.2 and a loss in §12.1")
-    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
     @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = "one client waits across the restart")
     @DisplayName("§18.4 server restart keeping its data: no lease says HELD while another client holds the lock, "
             + "and no stale write is accepted")
@@ -225,10 +213,6 @@ public interface FaultContracts extends TckContext {
             + "TIME in microseconds)). The lease must turn UNCERTAIN at the first failed renewal and LOST at "
             + "validUntilNanos(): the server that returns knows nothing of it.")
     @Covers(kinds = MUTEX, shapes = ONE_WAITER)
-    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE}, reason = "the faults act on a client's "
-            + "session or connection, shared by its leases of every kind; the oracle is a mutex holder, and every "
-            + "kind goes through a restart in §16.2 and a loss in §12.1")
-    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
     @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = "one client waits across the restart")
     @DisplayName("§18.5 server restart without its data, down for T: no lease says HELD while another client "
             + "holds the lock, and no stale write is accepted")

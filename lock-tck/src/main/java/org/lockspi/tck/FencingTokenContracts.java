@@ -29,6 +29,8 @@ import org.lockspi.tck.coverage.Why;
  * clients are, across server restarts, and after the lock's parent nodes were removed and created again (where
  * a token taken from a ZooKeeper sequence number would start again at zero).
  */
+@Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
+@Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
 public interface FencingTokenContracts extends TckContext {
 
     /**
@@ -43,8 +45,6 @@ public interface FencingTokenContracts extends TckContext {
     @Covers(kinds = MUTEX)
     @CoveredBy(value = "§13.2", kinds = NON_REENTRANT_MUTEX)
     @CoveredBy(value = "§13.6", kinds = {READ, WRITE, SEMAPHORE})
-    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§13.1 mutex: tokens strictly increase over successive holders from several clients")
     default void mutexTokensIncrease() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
@@ -62,8 +62,6 @@ public interface FencingTokenContracts extends TckContext {
     @Covers(kinds = NON_REENTRANT_MUTEX)
     @CoveredBy(value = "§13.1", kinds = MUTEX)
     @CoveredBy(value = "§13.6", kinds = {READ, WRITE, SEMAPHORE})
-    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§13.2 non-reentrant mutex: tokens strictly increase over successive holders from several clients")
     default void nonReentrantMutexTokensIncrease() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
@@ -84,8 +82,6 @@ public interface FencingTokenContracts extends TckContext {
     @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE}, reason = "a restart keeps or loses the "
             + "server's counters for every kind alike: §13.6 takes every kind past 2^32, §18.5 through a restart that "
             + "loses them")
-    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§13.3 mutex: tokens keep increasing across a server restart")
     default void tokensIncreaseAcrossRestart() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
@@ -115,8 +111,6 @@ public interface FencingTokenContracts extends TckContext {
             + "holder under the lock's path; one key in Redis)")
     @Inapplicable(kinds = SEMAPHORE, reason = "the semaphore's layout is the non-reentrant mutex's (locks and leases "
             + "below the lock), §13.5")
-    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§13.4 mutex: tokens keep increasing after the lock's empty parent nodes were removed")
     default void mutexTokensIncreaseAfterParentRemoval() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
@@ -138,8 +132,6 @@ public interface FencingTokenContracts extends TckContext {
             + "holder under the lock's path; one key in Redis)")
     @Inapplicable(kinds = SEMAPHORE, reason = "the semaphore's layout is the non-reentrant mutex's (locks and leases "
             + "below the lock), §13.5")
-    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§13.5 non-reentrant mutex: tokens keep increasing after the lock's empty parent nodes were removed")
     default void nonReentrantTokensIncreaseAfterParentRemoval() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
@@ -159,8 +151,6 @@ public interface FencingTokenContracts extends TckContext {
             + "Integer.parseInt, the low word of a zxid) or a Lua number printed in its default format; keep it a "
             + "long end to end.")
     @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE, READ})
-    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§13.6 every kind: on a backend whose counters start above 2^32, every token is above 2^32 and "
             + "tokens still increase")
     default void tokensAboveTwoToThe32() throws InterruptedException {

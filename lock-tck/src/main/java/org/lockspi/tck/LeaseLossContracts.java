@@ -37,6 +37,7 @@ import org.lockspi.tck.coverage.Why;
  * ZooKeeper expires the session, Redis deletes the key), the lease turns {@link LeaseState#LOST}, its listeners
  * are told, another client can take the lock, and the old holder's late release harms no one.
  */
+@Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
 public interface LeaseLossContracts extends TckContext {
 
     /**
@@ -54,7 +55,6 @@ public interface LeaseLossContracts extends TckContext {
             + "another owner's). A renewal that recreates a deleted key hides the loss.")
     @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE, READ})
     @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§12.1 every kind: a lease whose session or state the server ended turns LOST and its listener is "
             + "told")
     default void lostLeaseIsReported() throws InterruptedException {
@@ -116,7 +116,6 @@ public interface LeaseLossContracts extends TckContext {
             + "delete of §12.2 and §12.3 (an exclusive key or a session's node): the shared kinds remove only their "
             + "own member or node")
     @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§12.2 mutex: after a loss another client acquires, and the old holder's late release leaves the "
             + "new holder's lock alone")
     default void lateReleaseOfLostMutexLeavesNewHolderAlone() throws InterruptedException {
@@ -138,7 +137,6 @@ public interface LeaseLossContracts extends TckContext {
             + "delete of §12.2 and §12.3 (an exclusive key or a session's node): the shared kinds remove only their "
             + "own member or node")
     @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§12.3 non-reentrant mutex: after a loss another client acquires, and the old holder's late "
             + "release leaves the new holder's lease alone")
     default void lateReleaseOfLostNonReentrantMutexLeavesNewHolderAlone() throws InterruptedException {
@@ -158,7 +156,6 @@ public interface LeaseLossContracts extends TckContext {
     @Covers(kinds = MUTEX)
     @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = "a listener is "
             + "the engine's, one piece of code for every lease: tested through the mutex")
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§12.4 a listener added after the loss is called at once with LOST")
     default void listenerAddedAfterLossIsCalled() throws InterruptedException {
         requireLossSetup(LockFeature.REENTRANT_MUTEX);
@@ -189,7 +186,6 @@ public interface LeaseLossContracts extends TckContext {
     @Covers(kinds = MUTEX)
     @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE}, reason = Why.SESSION_WIDE)
     @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§12.5 a client whose session the server ended acquires again, with a greater token")
     default void clientAcquiresAgainAfterLoss() throws InterruptedException {
         requireLossSetup(LockFeature.REENTRANT_MUTEX);

@@ -27,6 +27,8 @@ import org.lockspi.tck.coverage.Inapplicable;
 import org.lockspi.tck.coverage.Why;
 
 /** §7.7-§7.10 Non-reentrant mutex: one holder, not even the holding thread twice; any thread may release. */
+@Inapplicable(kinds = {MUTEX, READ, WRITE}, reason = Why.NOT_OWNED)
+@Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
 public interface NonReentrantMutexContracts extends TckContext {
 
     /**
@@ -41,8 +43,6 @@ public interface NonReentrantMutexContracts extends TckContext {
     @CoveredBy(value = "§7.1", kinds = SEMAPHORE)
     @CoveredBy(value = "§23.6", kinds = THREAD_FREE)
     @CoveredBy(value = "§23.1", kinds = ASYNC)
-    @Inapplicable(kinds = {MUTEX, READ, WRITE}, reason = Why.NOT_OWNED)
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§7.7 a held non-reentrant mutex excludes every other client until it is released")
     default void nrmExcludesOtherClients() throws InterruptedException {
         requireFeature(LockFeature.NON_REENTRANT_MUTEX);
@@ -69,11 +69,9 @@ public interface NonReentrantMutexContracts extends TckContext {
             + "again. Each acquisition needs its own owner.")
     @Covers(kinds = NON_REENTRANT_MUTEX)
     @CoveredBy(value = "§7.3", kinds = SEMAPHORE)
-    @Inapplicable(kinds = {MUTEX, READ, WRITE}, reason = Why.NOT_OWNED)
     @Inapplicable(kinds = THREAD_FREE, reason = "a thread-free writer waits even for its own client's readers and "
             + "writers (§23.6)")
     @Inapplicable(kinds = ASYNC, reason = Why.SAME_REQUEST)
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§7.8 the holding thread cannot acquire a non-reentrant mutex again")
     default void nrmNotReentrant() throws Exception {
         requireFeature(LockFeature.NON_REENTRANT_MUTEX);
@@ -99,8 +97,6 @@ public interface NonReentrantMutexContracts extends TckContext {
     @Covers(kinds = NON_REENTRANT_MUTEX)
     @CoveredBy(value = "§7.4", kinds = SEMAPHORE)
     @CoveredBy(value = "§23.1", kinds = {THREAD_FREE, ASYNC})
-    @Inapplicable(kinds = {MUTEX, READ, WRITE}, reason = Why.NOT_OWNED)
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§7.9 any thread may release a non-reentrant mutex's lease")
     default void nrmReleaseFromAnyThread() throws InterruptedException {
         requireFeature(LockFeature.NON_REENTRANT_MUTEX);
@@ -127,9 +123,7 @@ public interface NonReentrantMutexContracts extends TckContext {
             + "its own node, owner token or lease member.")
     @Covers(kinds = NON_REENTRANT_MUTEX)
     @CoveredBy(value = "§7.5", kinds = SEMAPHORE)
-    @Inapplicable(kinds = {MUTEX, READ, WRITE}, reason = Why.NOT_OWNED)
     @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§7.10 releasing a non-reentrant mutex's lease twice is harmless, also after another client took it")
     default void nrmDoubleReleaseHarmless() throws InterruptedException {
         requireFeature(LockFeature.NON_REENTRANT_MUTEX);

@@ -30,6 +30,7 @@ import org.lockspi.tck.coverage.Why;
 
 /** §4 Reentrancy and ownership of the mutex: hold counts per thread, release only by the owning thread. */
 @Inapplicable(kinds = {NON_REENTRANT_MUTEX, SEMAPHORE, THREAD_FREE, ASYNC}, reason = Why.THREAD_OWNED)
+@Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
 public interface ReentrancyContracts extends TckContext {
 
     /**
@@ -44,7 +45,6 @@ public interface ReentrancyContracts extends TckContext {
             + "left its node or key behind.")
     @Covers(kinds = MUTEX)
     @CoveredBy(value = "§6.6", kinds = {READ, WRITE})
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§4.1 the holding thread may acquire again: hold counts, nested leases, freed by the last release")
     default void holdCounts() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -89,7 +89,6 @@ public interface ReentrancyContracts extends TckContext {
             + "node or entry, not the service's id.")
     @Covers(kinds = {MUTEX, WRITE})
     @Inapplicable(kinds = READ, reason = "readers share, also between the threads of one service")
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§4.2 another thread of the holding service waits like any other client")
     default void otherThreadOfServiceExcluded() throws InterruptedException {
         if (!provider().features().contains(LockFeature.READ_WRITE)) {
@@ -129,7 +128,6 @@ public interface ReentrancyContracts extends TckContext {
     @Inapplicable(kinds = {READ, WRITE}, reason = "the engine keeps the holds of the mutex and of both halves of "
             + "readWriteLock per thread in one piece of code, and hands the provider one acquisition per hold: "
             + "checked here through the mutex")
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§4.3 a lease is HELD while held and RELEASED after release; it knows its lock's name")
     default void leaseStates() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -161,7 +159,6 @@ public interface ReentrancyContracts extends TckContext {
     @Inapplicable(kinds = {READ, WRITE}, reason = "the engine keeps the holds of the mutex and of both halves of "
             + "readWriteLock per thread in one piece of code, and hands the provider one acquisition per hold: "
             + "checked here through the mutex")
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§4.4 release by a thread that does not own the lease throws IllegalMonitorStateException; the lock stays held")
     default void nonOwnerReleaseRefused() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -206,7 +203,6 @@ public interface ReentrancyContracts extends TckContext {
     @Inapplicable(kinds = {READ, WRITE}, reason = "the engine keeps the holds of the mutex and of both halves of "
             + "readWriteLock per thread in one piece of code, and hands the provider one acquisition per hold: "
             + "checked here through the mutex")
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§4.5 releasing a lease twice is harmless: it does not release another lease of the hold")
     default void doubleReleaseHarmless() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -247,7 +243,6 @@ public interface ReentrancyContracts extends TckContext {
     @Covers(kinds = MUTEX)
     @Inapplicable(kinds = {READ, WRITE}, reason = "asJavaLock() is the mutex's view: the halves of a read-write lock "
             + "offer none")
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§4.6 asJavaLock(): lock, tryLock (an over-long wait meaning no limit) and unlock work; unlock without a hold throws IllegalMonitorStateException")
     default void javaLockView() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -292,7 +287,6 @@ public interface ReentrancyContracts extends TckContext {
     @Inapplicable(kinds = {READ, WRITE}, reason = "the engine keeps the holds of the mutex and of both halves of "
             + "readWriteLock per thread in one piece of code, and hands the provider one acquisition per hold: "
             + "checked here through the mutex")
-    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§4.7 nested leases share their hold's fencing token; the next holder's token is greater")
     default void nestedLeasesShareToken() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);

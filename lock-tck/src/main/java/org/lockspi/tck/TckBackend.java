@@ -143,8 +143,8 @@ public interface TckBackend extends AutoCloseable {
 
     /**
      * Counts what waiters registered on the server to be woken about a lock's entries (ZooKeeper: the data and child
-     * watches on the lock's nodes). {@code lockName} may also be a lock's name followed by {@code '/'} and the name of one
-     * of its entries (as {@link #residue(String)} lists them, last segment), to count those on that entry alone.
+     * watches on the lock's nodes). {@code lockName} may also be a lock's name followed by {@code '/'} and the name of
+     * one of its entries (as {@link #residue(String)} lists them, last segment), to count those on that entry alone.
      *
      * @param lockName the lock's backend key ({@code LockKeys.key(name)}: a name of the readable form as it is),
      *                 or that key plus {@code "/<entry>"}

@@ -62,7 +62,32 @@ enum Mutant {
     RAW_RESTORE_UNREPORTED(MutantRuns.RawRestoreUnreported.class, "zookeeper-raw",
             "the reconnection (connectionRestored) not passed on: leases stay UNCERTAIN", "§16.1"),
     REDIS_VALIDITY_UNTRACKED(MutantRuns.RedisValidityUntracked.class, "redis-baseline",
-            "confirmedUntilNanos()/validUntilNanos() not tracked (the SPI defaults)", "§18.3");
+            "confirmedUntilNanos()/validUntilNanos() not tracked (the SPI defaults)", "§18.3"),
+    // one kind or one waiting path only (issue #23: rules extended to every kind and queue shape)
+    REDIS_READER_MARK_LEFT(MutantRuns.RedisReaderMarkLeft.class, "redis-baseline",
+            "a reader that gives up (timeout) leaves its waiter mark, to expire on its own", "§5.4"),
+    REDIS_SEMAPHORE_DEFAULT_LEASE(MutantRuns.RedisSemaphoreDefaultLease.class, "redis-baseline",
+            "the semaphore's leases take the default lease time (30 s), not the URI's: a crashed holder's permit and "
+            + "a crashed waiter's mark outlive it", "§11.1", "§11.2"),
+    REDIS_SHARED_LOSS_UNREPORTED(MutantRuns.RedisSharedLossUnreported.class, "redis-baseline",
+            "the loss of a shared lease (a reader, a permit) not reported; the exclusive kinds report theirs",
+            "§12.1"),
+    REDIS_FAIR_NRM_UNQUEUED(MutantRuns.RedisFairNrmUnqueued.class, "redis-fair",
+            "the non-reentrant mutex skips the fair queue (the baseline's script): its waiters race when woken",
+            "§14.5"),
+    RAW_SEMAPHORE_HERD(MutantRuns.RawSemaphoreHerd.class, "zookeeper-raw",
+            "the semaphore's internal-lock waiters watch the children of locks, not their predecessor (a herd on "
+            + "one waiting path)", "§14.6"),
+    REDIS_RENEWAL_SKIPS_READERS(MutantRuns.RedisRenewalSkipsReaders.class, "redis-baseline",
+            "the watchdog does not renew read leases: the readers' entries expire after one lease time", "§17.4"),
+    // the bounds of a cut-off client (issue #23: every stated bound measured)
+    RAW_NO_CONFIRMATION_THRESHOLD(MutantRuns.RawNoConfirmationThreshold.class, "zookeeper-raw",
+            "no confirmation threshold: a cut-off lease reads HELD until the disconnect event (2/3 of the session "
+            + "timeout)", "§17.5"),
+    REDIS_VALIDITY_FROM_ANSWER(MutantRuns.RedisValidityFromAnswer.class, "redis-baseline",
+            "the lease's deadlines counted from an answer's arrival, not its request's sending", "§17.5"),
+    REDIS_CLOSE_WAITS_PER_LEASE(MutantRuns.RedisCloseWaitsPerLease.class, "redis-baseline",
+            "close() deletes the leases one by one, each waiting its socket timeout on a silent server", "§17.5");
 
     final Class<? extends LockProviderTck> run;
     final String realProvider;

@@ -22,7 +22,7 @@ public enum KindColumn {
     SEMAPHORE("sem", LockFeature.SEMAPHORE),
     /** Either half of {@code threadFreeReadWriteLock(name)}: the read-write lock whose leases no thread owns. */
     THREAD_FREE("tfree", LockFeature.READ_WRITE),
-    /** {@code acquireAsync} and {@code tryAcquireAsync} of an {@code AsyncAcquirable}: a future, a thread of its own. */
+    /** {@code acquireAsync} and {@code tryAcquireAsync} of an {@code AsyncAcquirable}: a future, its own thread. */
     ASYNC("async", null);
 
     private final String label;

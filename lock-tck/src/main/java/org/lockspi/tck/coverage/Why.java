@@ -12,8 +12,8 @@ public final class Why {
     public static final String NO_QUEUE = "no acquisition waits behind another in this rule";
     /** Ownership by a thread. */
     public static final String THREAD_OWNED = "about ownership by a thread (hold counts, reentrancy, the owner's "
-            + "release): only the mutex and the halves of readWriteLock belong to a thread; §7.3, §7.4, §7.8 and §7.9 "
-            + "hold the other kinds to the opposite";
+            + "release): only the mutex and the halves of readWriteLock belong to a thread; §7.3, §7.4, §7.8 and "
+            + "§7.9 hold the other kinds to the opposite";
     /** Readers and writers of one lock. */
     public static final String READ_WRITE_ONLY = "a rule of the read-write lock: its readers and writers";
     /** Permits. */
@@ -32,7 +32,8 @@ public final class Why {
             + "scenario is the README's";
     /** A whole session's or server's fate. */
     public static final String SESSION_WIDE = "the rule judges what befalls a client's whole session or the server "
-            + "through one lease; §16.2 and §16.1's restart, §11.1's crash and §12.1's loss take every kind through it";
+            + "through one lease; §16.2 and §16.1's restart, §11.1's crash and §12.1's loss take every kind "
+            + "through it";
     /** The thread-bound kinds have no asynchronous form. */
     public static final String NO_ASYNC_FORM = "asynchronous acquisition is §23's: its timeouts, cancellation and "
             + "close are rules of their own";

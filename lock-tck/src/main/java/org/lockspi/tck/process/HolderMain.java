@@ -95,8 +95,8 @@ public final class HolderMain {
         if (args.length < 5 || !(args[0].equals("hold") && args.length % 2 == 1
                 || args[0].equals("hammer") && args.length == 7 || args[0].equals("guard") && args.length == 7
                 || args[0].equals("lead") && args.length == 6)) {
-            System.err.println("usage: hold <uri> <provider> <lock> <kind> [<lock> <kind> ...] | hammer <uri> <provider> <lock> <kind>"
-                    + " <n> <dir> | guard <uri> <provider> <lock> <kind> <registerPort> <client>"
+            System.err.println("usage: hold <uri> <provider> <lock> <kind> [<lock> <kind> ...] | hammer <uri> "
+                    + "<provider> <lock> <kind> <n> <dir> | guard <uri> <provider> <lock> <kind> <registerPort> <client>"
                     + " | lead <uri> <provider> <election> <id> <registerPort>");
             System.exit(EXIT_USAGE);
         }
