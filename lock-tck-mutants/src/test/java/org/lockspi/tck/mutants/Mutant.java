@@ -65,10 +65,11 @@ enum Mutant {
             "confirmedUntilNanos()/validUntilNanos() not tracked (the SPI defaults)", "§18.3"),
     // one kind or one waiting path only (issue #23: rules extended to every kind and queue shape)
     REDIS_READER_MARK_LEFT(MutantRuns.RedisReaderMarkLeft.class, "redis-baseline",
-            "a reader that gives up (timeout) leaves its waiter mark, to expire on its own", "§5.4"),
-    REDIS_SEMAPHORE_DEFAULT_LEASE(MutantRuns.RedisSemaphoreDefaultLease.class, "redis-baseline",
-            "the semaphore's leases take the default lease time (30 s), not the URI's: a crashed holder's permit and "
-            + "a crashed waiter's mark outlive it", "§11.1", "§11.2"),
+            "a reader that gives up (timeout) leaves its waiter mark, to expire on its own", "§5.4", "§23.6"),
+    REDIS_READ_DEFAULT_LEASE(MutantRuns.RedisReadDefaultLease.class, "redis-baseline",
+            "the read half takes the default lease time (30 s), not the URI's: a crashed reader's entry and a crashed "
+            + "waiting reader's mark outlive it, and a reader learns of a loss only at its renewal", "§11.1", "§11.2",
+            "§12.1"),
     REDIS_SHARED_LOSS_UNREPORTED(MutantRuns.RedisSharedLossUnreported.class, "redis-baseline",
             "the loss of a shared lease (a reader, a permit) not reported; the exclusive kinds report theirs",
             "§12.1"),

@@ -311,10 +311,10 @@ final class MutantRuns {
         }
     }
 
-    static final class RedisSemaphoreDefaultLease extends OnRedis {
+    static final class RedisReadDefaultLease extends OnRedis {
         @Override
         public LockProvider provider() {
-            return new RedisKindMutants.SemaphoreDefaultLease();
+            return new RedisKindMutants.ReadDefaultLease();
         }
     }
 

@@ -69,28 +69,29 @@ public final class RedisKindMutants {
     }
 
     /**
-     * The semaphore's leases take the default lease time (30 s) instead of the URI's: renewed while the holder lives,
-     * but a crashed holder's permit, and a crashed waiter's mark, outlive it by that long.
+     * The read half takes the default lease time (30 s) instead of the URI's: renewed while the holder lives, but a
+     * crashed reader's entry, and a crashed waiting reader's mark, outlive it by that long, and a reader learns of a
+     * loss only at its renewal, every 10 s.
      */
-    public static final class SemaphoreDefaultLease extends ForwardingProvider {
+    public static final class ReadDefaultLease extends ForwardingProvider {
         private final RedisLockProvider real = new RedisLockProvider();
 
         /** For ServiceLoader: the child JVM of §11 finds it by name. */
-        public SemaphoreDefaultLease() {
-            super("mutant-redis-semaphore-default-lease", new RedisLockProvider());
+        public ReadDefaultLease() {
+            super("mutant-redis-read-default-lease", new RedisLockProvider());
         }
 
         @Override
         public LockBackend open(LockUri uri, BackendEvents events) {
             LockBackend main = real.open(uri, events);
-            LockBackend permits;
+            LockBackend readers;
             try {
-                permits = real.open(uri.withoutParameter("leaseTime"), events);
+                readers = real.open(uri.withoutParameter("leaseTime"), events);
             } catch (RuntimeException e) {
                 main.close();
                 throw e;
             }
-            return routed(main, permits, LockKind.SEMAPHORE);
+            return routed(main, readers, LockKind.READ);
         }
     }
 
@@ -277,8 +278,9 @@ public final class RedisKindMutants {
     }
 
     /**
-     * @return a backend that sends the acquisitions of {@code kind} to {@code other} and the rest, and inspection, to
-     *         {@code main}; closing it closes both
+     * @return a backend that sends the acquisitions of {@code kind} to {@code other} and the rest to {@code main},
+     *         inspects through the one whose lease it is ({@code own}), lists through {@code main}; closing it closes
+     *         both
      */
     private static LockBackend routed(LockBackend main, LockBackend other, LockKind kind) {
         return new LockBackend() {
@@ -289,7 +291,8 @@ public final class RedisKindMutants {
 
             @Override
             public org.lockspi.LockInfo inspect(String name) throws InterruptedException {
-                return main.inspect(name);
+                org.lockspi.LockInfo view = other.inspect(name);
+                return view.holders().stream().anyMatch(org.lockspi.LockInfo.Holder::own) ? view : main.inspect(name);
             }
 
             @Override

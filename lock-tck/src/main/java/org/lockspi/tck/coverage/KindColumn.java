@@ -1,7 +1,6 @@
 package org.lockspi.tck.coverage;
 
 import java.util.Locale;
-import org.lockspi.LockFeature;
 
 /**
  * The kinds of lock a rule may apply to: the columns of the kit's coverage matrix (docs/spec.md, "Rules by lock
@@ -11,39 +10,29 @@ import org.lockspi.LockFeature;
  */
 public enum KindColumn {
     /** {@code mutex(name)}: reentrant, owned by a thread. */
-    MUTEX("mutex", LockFeature.REENTRANT_MUTEX),
+    MUTEX("mutex"),
     /** {@code nonReentrantMutex(name)}: a lease no thread owns. */
-    NON_REENTRANT_MUTEX("nrm", LockFeature.NON_REENTRANT_MUTEX),
+    NON_REENTRANT_MUTEX("nrm"),
     /** The read half of {@code readWriteLock(name)}: shared, owned by a thread. */
-    READ("read", LockFeature.READ_WRITE),
+    READ("read"),
     /** The write half of {@code readWriteLock(name)}: exclusive, owned by a thread. */
-    WRITE("write", LockFeature.READ_WRITE),
+    WRITE("write"),
     /** {@code semaphore(name, permits)}: leases no thread owns, one permit each. */
-    SEMAPHORE("sem", LockFeature.SEMAPHORE),
+    SEMAPHORE("sem"),
     /** Either half of {@code threadFreeReadWriteLock(name)}: the read-write lock whose leases no thread owns. */
-    THREAD_FREE("tfree", LockFeature.READ_WRITE),
+    THREAD_FREE("tfree"),
     /** {@code acquireAsync} and {@code tryAcquireAsync} of an {@code AsyncAcquirable}: a future, its own thread. */
-    ASYNC("async", null);
+    ASYNC("async");
 
     private final String label;
-    private final LockFeature feature;
 
-    KindColumn(String label, LockFeature feature) {
+    KindColumn(String label) {
         this.label = label;
-        this.feature = feature;
     }
 
     /** @return the column's short heading in the conformance report */
     public String label() {
         return label;
-    }
-
-    /**
-     * @return the feature a provider declares for this kind; null for {@link #ASYNC}, which any of
-     *         NON_REENTRANT_MUTEX, SEMAPHORE and READ_WRITE offers
-     */
-    public LockFeature feature() {
-        return feature;
     }
 
     @Override
