@@ -114,9 +114,10 @@ public interface Acquirable {
      *       server could not be told: the lease is released locally and the server frees the lock later, see
      *       {@link Lease#release()}) gets the release's {@link LockConnectionException}: its work is done, its
      *       value is lost, as with {@code try}-with-resources.</li>
-     *   <li><b>Meanwhile.</b> The task is not stopped if the lease is lost while it runs: it should call
-     *       {@link Lease#checkValid()} before each guarded write and pass the {@linkplain Lease#fencingToken()
-     *       fencing token} with it. A reentrant lock's task may acquire the same lock again (a nested lease).</li>
+     *   <li><b>Meanwhile.</b> The task is not stopped if the lease is lost while it runs (for that, see
+     *       {@link #executeLocked(Duration, StopWork, LockedTask)}): it should call {@link Lease#checkValid()}
+     *       before each guarded write and pass the {@linkplain Lease#fencingToken() fencing token} with it. A
+     *       reentrant lock's task may acquire the same lock again (a nested lease).</li>
      * </ul>
      *
      * @param timeout how long to wait for the lock, from zero to {@link #MAX_TIMEOUT}
@@ -136,10 +137,59 @@ public interface Acquirable {
      */
     default <T, X extends Exception> T executeLocked(Duration timeout, LockedTask<T, X> task)
             throws X, InterruptedException {
+        return executeLocked(timeout, StopWork.NEVER, task);
+    }
+
+    /**
+     * {@link #executeLocked(Duration, LockedTask)}, with the task stopped when the lease stops being held: with
+     * {@link StopWork#WHEN_LOST} the task's thread (the caller's) is interrupted when the lease turns
+     * {@link LeaseState#LOST}, with {@link StopWork#WHEN_NOT_HELD} already when it turns {@link LeaseState#UNCERTAIN};
+     * {@link StopWork#NEVER} is {@link #executeLocked(Duration, LockedTask)}. What the task must do to be stoppable
+     * (wait interruptibly, keep the interrupt, still check the lease and pass its token) is on {@link StopWork}.
+     *
+     * <pre>{@code
+     * locks.mutex("jobs/reindex").executeLocked(Duration.ofSeconds(5), StopWork.WHEN_LOST, lease -> {
+     *     for (Batch batch : batches) {
+     *         lease.checkValid();                               // the check narrows the window,
+     *         index.write(batch, lease.fencingToken());         // the token closes it,
+     *         Thread.sleep(pause);                              // and the interrupt ends the work
+     *     }
+     *     return null;
+     * });
+     * }</pre>
+     *
+     * <p>Work that was stopped ends with {@link LeaseLostException} (the state that stopped it; the task's own
+     * exception, typically {@link InterruptedException}, added as suppressed), after the release; the interrupt it
+     * was sent is cleared first. Start, end and every other exception are those of
+     * {@link #executeLocked(Duration, LockedTask)}.
+     *
+     * @param timeout how long to wait for the lock, from zero to {@link #MAX_TIMEOUT}
+     * @param stop    when to stop the task
+     * @param task    the work, given the lease
+     * @param <T>     the type of the task's value
+     * @param <X>     the checked exception the task may throw ({@link RuntimeException} when it throws none)
+     * @return what the task returned
+     * @throws X                             what the task threw, after the release, when it was not stopped
+     * @throws LeaseLostException            if the work was stopped, or the lease was not {@code HELD} once acquired
+     * @throws UnsupportedOperationException if {@code stop} is not {@code NEVER} and the provider lacks
+     *                                       {@link LockFeature#LOST_NOTIFICATION}; the lock was released, the task
+     *                                       did not run
+     * @throws NullPointerException          if {@code timeout}, {@code stop} or {@code task} is null
+     * @throws LockTimeoutException          as {@link #executeLocked(Duration, LockedTask)}
+     * @throws IllegalArgumentException      as {@link #executeLocked(Duration, LockedTask)}
+     * @throws InterruptedException          as {@link #executeLocked(Duration, LockedTask)}: an interrupt while
+     *                                       acquiring
+     * @throws LockConnectionException       as {@link #executeLocked(Duration, LockedTask)}
+     * @throws IllegalStateException         as {@link #executeLocked(Duration, LockedTask)}
+     * @throws IllegalMonitorStateException  as {@link #acquire()}
+     */
+    default <T, X extends Exception> T executeLocked(Duration timeout, StopWork stop, LockedTask<T, X> task)
+            throws X, InterruptedException {
+        Objects.requireNonNull(stop, "stop is null");
         Objects.requireNonNull(task, "task is null");
         try (Lease lease = acquire(timeout)) {
             lease.checkValid();
-            return task.run(lease);
+            return stop.call(lease, task);
         }
     }
 
@@ -163,8 +213,31 @@ public interface Acquirable {
      */
     default <X extends Exception> void executeLocked(Duration timeout, LockedAction<X> action)
             throws X, InterruptedException {
+        executeLocked(timeout, StopWork.NEVER, action);
+    }
+
+    /**
+     * {@link #executeLocked(Duration, StopWork, LockedTask)} for work without a value that does not need the lease.
+     *
+     * @param timeout how long to wait for the lock, from zero to {@link #MAX_TIMEOUT}
+     * @param stop    when to stop the action
+     * @param action  the work
+     * @param <X>     the checked exception the action may throw ({@link RuntimeException} when it throws none)
+     * @throws X                             what the action threw, after the release, when it was not stopped
+     * @throws LeaseLostException            as {@link #executeLocked(Duration, StopWork, LockedTask)}
+     * @throws UnsupportedOperationException as {@link #executeLocked(Duration, StopWork, LockedTask)}
+     * @throws NullPointerException          if {@code timeout}, {@code stop} or {@code action} is null
+     * @throws LockTimeoutException          as {@link #executeLocked(Duration, LockedTask)}
+     * @throws IllegalArgumentException      as {@link #executeLocked(Duration, LockedTask)}
+     * @throws InterruptedException          as {@link #executeLocked(Duration, LockedTask)}
+     * @throws LockConnectionException       as {@link #executeLocked(Duration, LockedTask)}
+     * @throws IllegalStateException         as {@link #executeLocked(Duration, LockedTask)}
+     * @throws IllegalMonitorStateException  as {@link #acquire()}
+     */
+    default <X extends Exception> void executeLocked(Duration timeout, StopWork stop, LockedAction<X> action)
+            throws X, InterruptedException {
         Objects.requireNonNull(action, "action is null");
-        executeLocked(timeout, lease -> {
+        executeLocked(timeout, stop, lease -> {
             action.run();
             return null;
         });

@@ -69,4 +69,48 @@ public interface AsyncAcquirable extends Acquirable {
      * @throws IllegalStateException    if the service is closed
      */
     CompletableFuture<Optional<Lease>> tryAcquireAsync(Duration timeout);
+
+    /**
+     * Locked work without a waiting caller: acquires as {@link #acquireAsync(Duration)}, runs {@code task} on
+     * {@code executor} with the lease, releases it when the task ends, and completes the future then, with the
+     * task's value or exception, after the release. The asynchronous {@link #executeLocked(Duration, StopWork,
+     * LockedTask)}:
+     *
+     * <pre>{@code
+     * CompletableFuture<Report> report = locks.nonReentrantMutex("jobs/report")
+     *         .executeLockedAsync(Duration.ofSeconds(5), StopWork.WHEN_LOST, lease -> build(lease), workers);
+     * }</pre>
+     *
+     * <ul>
+     *   <li><b>Stopped on loss.</b> Under {@link StopWork#WHEN_LOST} (or {@link StopWork#WHEN_NOT_HELD}) the
+     *       thread running the task is interrupted when the lease turns {@code LOST} (or {@code UNCERTAIN}), as
+     *       {@link StopWork} says, and the future completes exceptionally with {@link LeaseLostException} as soon as
+     *       the task has ended (at once for a task that stops when interrupted) and the lease is released; the
+     *       interrupt is cleared from the executor's thread.</li>
+     *   <li><b>Cancelled.</b> {@code future.cancel(true)} (or any other completion from outside) before the grant
+     *       ends the wait as for {@link #acquireAsync(Duration)}; while the task runs it interrupts the task's
+     *       thread, and the lease is released when the task ends, not before: another holder never gets in while
+     *       the task may still write.</li>
+     *   <li><b>Exceptions.</b> The future completes exceptionally with what {@link #acquireAsync(Duration)} would,
+     *       with {@link LeaseLostException} if the lease was not {@code HELD} once acquired (the task not run),
+     *       with the task's exception (the release's failure suppressed), with the release's failure after a task
+     *       that returned, with {@link UnsupportedOperationException} if the policy needs
+     *       {@link LockFeature#LOST_NOTIFICATION} and the provider lacks it, and with the executor's
+     *       {@code RejectedExecutionException} (the lease released).</li>
+     * </ul>
+     *
+     * @param timeout  how long to wait for the lock, from zero to {@link #MAX_TIMEOUT}, counted from this call
+     * @param stop     when to stop the task
+     * @param task     the work, given the lease; it runs on {@code executor}
+     * @param executor where the task runs (never the service's own threads)
+     * @param <T>      the type of the task's value
+     * @return the future of the task's value
+     * @throws NullPointerException     if an argument is null
+     * @throws IllegalArgumentException if {@code timeout} is negative or longer than {@link #MAX_TIMEOUT}
+     * @throws IllegalStateException    if the service is closed
+     */
+    default <T> CompletableFuture<T> executeLockedAsync(Duration timeout, StopWork stop, LockedTask<T, ?> task,
+                                                        java.util.concurrent.Executor executor) {
+        return org.lockspi.internal.StoppableWork.async(this, timeout, stop, task, executor);
+    }
 }

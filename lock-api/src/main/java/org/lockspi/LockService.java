@@ -98,6 +98,44 @@ public interface LockService extends AutoCloseable {
      */
     DistributedSemaphore semaphore(String name, int permits);
 
+    // ---- several locks at once (spec section 25) ---------------------------------------------------------------
+
+    /**
+     * Several locks of this service, to be acquired all or nothing, in one global order (by name, then kind), for
+     * one {@link MultiLease}; see {@link MultiLock}. Each part is obtained from this service's factory of its kind
+     * ({@link #mutex(String)}, {@link #semaphore(String, int)}, ...), with the same checks, before anything is
+     * acquired.
+     *
+     * @param parts the locks, in any order, at least one
+     * @return a new multi-lock over the parts
+     * @throws NullPointerException          if {@code parts} or one of them is null
+     * @throws IllegalArgumentException      if there is no part, a part is given twice, a name is given twice as
+     *                                       different kinds (or a semaphore with different permits), or a part's
+     *                                       factory refuses it (a name in use in this service as another kind)
+     * @throws UnsupportedOperationException if the provider lacks the feature of a part's kind, or this
+     *                                       implementation of the interface hands out no multi-locks
+     * @throws IllegalStateException         if the service is closed
+     */
+    default MultiLock multiLock(java.util.Collection<LockPart> parts) {
+        throw new UnsupportedOperationException(getClass().getName() + " hands out no multi-locks: " + this);
+    }
+
+    /**
+     * {@link #multiLock(java.util.Collection)} with the parts given one by one:
+     * {@code locks.multiLock(LockPart.mutex("a"), LockPart.write("b"))}.
+     *
+     * @param parts the locks, in any order, at least one
+     * @return a new multi-lock over the parts
+     * @throws NullPointerException          as {@link #multiLock(java.util.Collection)}
+     * @throws IllegalArgumentException      as {@link #multiLock(java.util.Collection)}
+     * @throws UnsupportedOperationException as {@link #multiLock(java.util.Collection)}
+     * @throws IllegalStateException         as {@link #multiLock(java.util.Collection)}
+     */
+    default MultiLock multiLock(LockPart... parts) {
+        java.util.Objects.requireNonNull(parts, "parts is null");
+        return multiLock(java.util.Arrays.asList(parts));
+    }
+
     // ---- inspection (spec section 22) -------------------------------------------------------------------------
 
     /**

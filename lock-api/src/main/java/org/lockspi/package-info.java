@@ -8,7 +8,9 @@
  * <p>A lease knows its {@link org.lockspi.LeaseState state} ({@code HELD}, {@code UNCERTAIN}, {@code LOST},
  * {@code RELEASED}), tells {@link org.lockspi.LeaseListener listeners} when it changes, and carries a fencing
  * token that grows with every new holder. Guard each write to a shared resource with
- * {@link org.lockspi.Lease#checkValid()} and pass the token with the write.
+ * {@link org.lockspi.Lease#checkValid()} and pass the token with the write; work that must stop when its lease is
+ * lost runs under {@link org.lockspi.StopWork}. Several locks are taken all or nothing, in one global order, with
+ * {@link org.lockspi.LockService#multiLock(org.lockspi.LockPart...) multiLock}.
  *
  * <p>Every provider behaves the same: arguments, names, reentrancy, ownership, deadlines, interrupts and lease
  * state are handled once, by the engine behind these interfaces; the contract is {@code docs/spec.md}, checked

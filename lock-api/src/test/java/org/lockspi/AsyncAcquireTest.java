@@ -30,6 +30,17 @@ class AsyncAcquireTest extends EngineTestBase {
         return e.getCause();
     }
 
+    /** A name outside the readable form reaches the backend as its key, for the thread-free halves too (§2.8). */
+    @Test
+    void threadFreeHalvesAskTheBackendForTheNamesKey() throws Exception {
+        String name = "user:ann@example.com";
+        ThreadFreeReadWriteLock lock = service.threadFreeReadWriteLock(name);
+        get(lock.writeLock().acquireAsync(LONG)).release();
+        lock.readLock().acquire().release();
+        List<String> asked = backend.requests().stream().map(org.lockspi.spi.AcquireRequest::name).toList();
+        assertEquals(List.of(org.lockspi.spi.LockKeys.key(name), org.lockspi.spi.LockKeys.key(name)), asked);
+    }
+
     @Test
     void grantedFutureHoldsALeaseAnyThreadReleases() throws Throwable {
         for (AsyncAcquirable lock : List.of(service.nonReentrantMutex("m"), service.semaphore("s", 1),

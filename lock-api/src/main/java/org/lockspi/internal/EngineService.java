@@ -155,6 +155,11 @@ final class EngineService implements LockService {
         return lock;
     }
 
+    @Override
+    public org.lockspi.MultiLock multiLock(java.util.Collection<org.lockspi.LockPart> parts) {
+        return MultiLockImpl.of(this, parts);
+    }
+
     private <T> T handle(String name, LockFeature feature, String what, Class<T> type,
                          java.util.function.Supplier<T> factory) {
         LockKeys.key(name); // refuses a name no key can be made of: null, empty, malformed, too long

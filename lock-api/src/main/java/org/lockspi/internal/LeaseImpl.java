@@ -16,6 +16,8 @@ final class LeaseImpl implements Lease {
     private final Hold hold;
     private final AtomicBoolean released = new AtomicBoolean();
     private final List<LeaseListener> listeners = new CopyOnWriteArrayList<>();
+    /** The multi-lease this lease is a part of, which alone may release it; null for a lease of its own. */
+    private volatile MultiLeaseImpl multi;
 
     LeaseImpl(Hold hold) {
         this.hold = hold;
@@ -79,7 +81,7 @@ final class LeaseImpl implements Lease {
         listeners.remove(listener);
     }
 
-    /** Queues a state change for every listener. Caller holds the service's guard. */
+    /** Queues a state change for every listener, and tells the multi-lease it is part of. Caller holds the guard. */
     void fire(LeaseState previous, LeaseState current) {
         if (released.get()) {
             return;
@@ -87,10 +89,34 @@ final class LeaseImpl implements Lease {
         for (LeaseListener listener : listeners) {
             hold.service.dispatch(listener, this, previous, current);
         }
+        MultiLeaseImpl whole = multi;
+        if (whole != null) {
+            whole.partChanged();
+        }
+    }
+
+    /** @return the hold behind this lease */
+    Hold hold() {
+        return hold;
+    }
+
+    /** Makes this lease a part of a multi-lease, which alone releases it from now on. Caller holds the guard. */
+    void partOf(MultiLeaseImpl whole) {
+        multi = whole;
     }
 
     @Override
     public void release() {
+        MultiLeaseImpl whole = multi;
+        if (whole != null) {
+            throw new UnsupportedOperationException("the lease of '" + hold.name + "' is a part of multi-lease '"
+                    + whole.lockName() + "': release the multi-lease, which releases every part");
+        }
+        releasePart();
+    }
+
+    /** Releases this acquisition, whether or not it is a part of a multi-lease. */
+    void releasePart() {
         if (released.get() || hold.state() == LeaseState.RELEASED) {
             return; // released before, or ended by the service's close()
         }

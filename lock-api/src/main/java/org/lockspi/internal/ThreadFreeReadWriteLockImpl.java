@@ -2,6 +2,7 @@ package org.lockspi.internal;
 
 import org.lockspi.ThreadFreeReadWriteLock;
 import org.lockspi.spi.AcquireRequest;
+import org.lockspi.spi.LockKeys;
 import org.lockspi.spi.LockKind;
 
 /** The two thread-free halves of a read-write lock: plain server acquisitions, READ and WRITE. */
@@ -12,8 +13,9 @@ final class ThreadFreeReadWriteLockImpl implements ThreadFreeReadWriteLock {
 
     ThreadFreeReadWriteLockImpl(EngineService service, String name) {
         this.name = name;
-        this.read = new LeaseLock(service, name, AcquireRequest.read(name, null));
-        this.write = new LeaseLock(service, name, AcquireRequest.exclusive(LockKind.WRITE, name));
+        String key = LockKeys.key(name); // what the backend stores the lock under, as for every other kind
+        this.read = new LeaseLock(service, name, AcquireRequest.read(key, null));
+        this.write = new LeaseLock(service, name, AcquireRequest.exclusive(LockKind.WRITE, key));
     }
 
     @Override

@@ -74,6 +74,12 @@ public final class BenchMain {
         if (java.nio.file.Files.isRegularFile(failover)) {
             markdown += Report.included(java.nio.file.Files.readString(failover), failover.getFileName().toString());
         }
+        // so is the JDBC study, a run of its own (-Pbench-jdbc, org.lockspi.bench.jdbc.JdbcBenchMain)
+        Path jdbc = report.toAbsolutePath().resolveSibling("tradeoffs-jdbc.md");
+        if (java.nio.file.Files.isRegularFile(jdbc)) {
+            markdown += Report.included(java.nio.file.Files.readString(jdbc), jdbc.getFileName().toString(),
+                    "measured by the JDBC study (`-Pbench-jdbc`), a run of its own");
+        }
         java.nio.file.Files.writeString(report, markdown);
         System.out.println();
         System.out.println("[bench] report: " + report.toAbsolutePath());

@@ -44,7 +44,8 @@ class BenchSmokeTest {
                 "Redisson RLock")) {
             assertTrue(variants.contains(v), "uncontended row for " + v + " in " + variants);
         }
-        for (String provider : List.of("zookeeper-raw", "zkclient", "curator", "redis-baseline")) {
+        for (String provider : List.of("zookeeper-raw", "zkclient", "curator", "redis-baseline",
+                "redis-lettuce")) {
             assertTrue(variants.contains(provider) || results.providersMissing.contains(provider),
                     provider + " is neither measured nor reported missing");
         }

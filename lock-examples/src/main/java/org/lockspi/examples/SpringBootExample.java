@@ -71,22 +71,29 @@ public class SpringBootExample {
     }
 
     /**
-     * @param args {@code --uri=URI}, {@code --provider=NAME}, {@code --redis}; none for an embedded ZooKeeper
+     * @param args {@code --uri=URI}, {@code --provider=NAME}, {@code --redis}, {@code --postgres}, {@code --h2};
+     *             none for an embedded ZooKeeper
      * @throws Exception if the example fails; it then exits non-zero
      */
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        if (System.getProperty(org.lockspi.Locks.PROVIDER_PROPERTY, "").isBlank()) {
+            // the profile passes -Dlockspi.provider= empty when no provider is pinned; a system property would
+            // hide the application's own lockspi.provider from Spring's environment
+            System.clearProperty(org.lockspi.Locks.PROVIDER_PROPERTY);
+        }
         ExampleArgs options = ExampleArgs.parse("SpringBootExample", args, ExampleBackend.OPTIONS,
                 ExampleBackend.SWITCHES);
         try (ExampleBackend backend = ExampleBackend.start(options, "/spring", Duration.ofSeconds(5))) {
             System.out.println("lock server: " + backend.description());
-            System.out.println("lockspi.uri: " + backend.display());
+            locks(backend).forEach((key, value) -> System.out.println(key + "=" + value));
             List<ConfigurableApplicationContext> nodes = new ArrayList<>();
             try {
                 for (String node : List.of("A", "B")) {
                     nodes.add(new SpringApplicationBuilder(SpringBootExample.class)
                             .web(WebApplicationType.NONE)
-                            .properties(Map.of("lockspi.uri", backend.uri(), "example.node", node,
+                            .properties(locks(backend))
+                            .properties(Map.of("example.node", node,
                                     "spring.application.name", "billing-" + node,
                                     "spring.main.banner-mode", "off", "logging.level.root", "warn"))
                             .run());
@@ -112,6 +119,18 @@ public class SpringBootExample {
                 nodes.forEach(ConfigurableApplicationContext::close);
             }
         }
+    }
+
+    /**
+     * Where the locks are, as an application's configuration says it: {@code lockspi.uri}, or for a database
+     * ({@code --postgres}, {@code --h2}) the application's own DataSource and {@code lockspi.provider=jdbc}.
+     */
+    static Map<String, Object> locks(ExampleBackend backend) {
+        return backend.database().<Map<String, Object>>map(db -> Map.of(
+                "spring.datasource.url", db.jdbcUrl(),
+                "spring.datasource.username", db.user(),
+                "lockspi.provider", "jdbc",
+                "lockspi.parameters.leaseTime", "5s")).orElseGet(() -> Map.of("lockspi.uri", backend.uri()));
     }
 
     private static long count(MeterRegistry registry, String outcome) {

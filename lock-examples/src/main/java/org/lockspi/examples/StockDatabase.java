@@ -20,6 +20,8 @@ import org.h2.tools.Server;
  * sale  (id IDENTITY, worker, provider, token) -- one row per item sold, in the order sold
  * guard (id INT PRIMARY KEY)                   -- a row exists while a worker is inside the critical section
  * overlap (id IDENTITY, worker)                -- one row each time a worker found another one inside
+ * stale (id IDENTITY, worker, token)           -- one row per write the fence refused
+ * lockspi_fence (resource, token)              -- the highest token that wrote the stock row (JdbcFence)
  * </pre>
  */
 final class StockDatabase implements AutoCloseable {
@@ -61,7 +63,10 @@ final class StockDatabase implements AutoCloseable {
                         + " provider VARCHAR(64) NOT NULL, token BIGINT)");
                 s.execute("CREATE TABLE guard (id INT PRIMARY KEY)");
                 s.execute("CREATE TABLE overlap (id BIGINT AUTO_INCREMENT PRIMARY KEY, worker VARCHAR(64) NOT NULL)");
+                s.execute("CREATE TABLE stale (id BIGINT AUTO_INCREMENT PRIMARY KEY, worker VARCHAR(64) NOT NULL,"
+                        + " token BIGINT NOT NULL)");
             }
+            StockWorker.FENCE.createTable(local);
             try (PreparedStatement p = local.prepareStatement("INSERT INTO stock (id, items) VALUES (?, ?)")) {
                 p.setInt(1, PRODUCT);
                 p.setInt(2, items);
@@ -121,7 +126,12 @@ final class StockDatabase implements AutoCloseable {
                 r.next();
                 overlaps = r.getInt(1);
             }
-            return new StockReport(initial, remaining, sales, overlaps);
+            int stale;
+            try (ResultSet r = s.executeQuery("SELECT COUNT(*) FROM stale")) {
+                r.next();
+                stale = r.getInt(1);
+            }
+            return new StockReport(initial, remaining, sales, overlaps, stale);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the outcome from " + description(), e);
         }

@@ -118,11 +118,13 @@ public final class StockExample {
             }
             Map<String, String> results = new LinkedHashMap<>();
             for (int i = 0; i < children.size(); i++) {
-                String line = expect(children.get(i), FINISH, "SOLD ", "SOLD_OUT");
+                String line = expect(children.get(i), FINISH, "SOLD ", "SOLD_OUT", "STALE ");
                 expect(children.get(i), FINISH, "DONE ");
                 results.put(label(i + 1) + " (pid " + children.get(i).pid() + ")",
-                        line.equals("SOLD_OUT") ? "found none left" : locked ? "bought 1 item, fencing token "
-                                + line.substring("SOLD ".length()) : "bought 1 item");
+                        line.equals("SOLD_OUT") ? "found none left"
+                                : line.startsWith("STALE ") ? "refused by the fence: " + line
+                                : locked ? "bought 1 item, fencing token " + line.substring("SOLD ".length())
+                                : "bought 1 item");
             }
             Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
             results.forEach((worker, result) -> out.println("  " + worker + ": " + result));

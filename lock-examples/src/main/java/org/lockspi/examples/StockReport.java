@@ -9,8 +9,9 @@ import java.util.List;
  * @param remaining the items the stock row says are left
  * @param sales     every sale in the order it was recorded
  * @param overlaps  how often a worker found another one inside the critical section
+ * @param stale     how many writes the fence refused: a holder's token was lower than one that had written
  */
-record StockReport(int initial, int remaining, List<Sale> sales, int overlaps) {
+record StockReport(int initial, int remaining, List<Sale> sales, int overlaps, int stale) {
 
     /**
      * One item sold.
@@ -63,6 +64,7 @@ record StockReport(int initial, int remaining, List<Sale> sales, int overlaps) {
     /** @return the summary line the example prints */
     String summary() {
         return String.format("items sold: %d of %d   oversold: %d   stock left: %d   lost updates: %d"
-                + "   overlaps seen: %d", sold(), initial, oversold(), remaining, lostUpdates(), overlaps);
+                + "   overlaps seen: %d   stale writes refused: %d", sold(), initial, oversold(), remaining,
+                lostUpdates(), overlaps, stale);
     }
 }

@@ -17,6 +17,7 @@ import org.lockspi.Lease;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
+import org.lockspi.fencing.JdbcFence;
 
 /**
  * One shop client of the stock example, in a process of its own: it buys one item (or, with {@code --loop}, one
@@ -30,30 +31,45 @@ import org.lockspi.Locks;
  * --label=TEXT  this worker's name in the sales table
  * --think=MS    the order's business logic between the read and the write (default 20)
  * --loop        buy until sold out or told to stop, instead of once
+ * --late-write  buy once, but after the read print CHECKED and wait for {@code write} before writing: a holder that
+ *               can be paused (SIGSTOP) between its check of the lease and its write
  * </pre>
  *
- * It talks in lines: prints {@code READY <provider>} and waits for {@code go} on standard input; then prints
- * {@code SOLD <fencing token>} per item and {@code SOLD_OUT} if it found none left; {@code stop} on standard input
- * (or its end) ends a loop after the current item; finally {@code DONE <items bought> <overlaps seen>}. A failure
- * prints {@code ERROR <exception>} and exits with 2.
+ * With a lock whose provider has fencing tokens, the write of the stock row goes through a {@link JdbcFence} on
+ * the resource {@code stock/<product>}, in one transaction with the sale: a token lower than one already written
+ * is refused ({@code STALE}), and nothing of that sale is written.
+ *
+ * <p>It talks in lines: prints {@code READY <provider>} and waits for {@code go} on standard input; then prints
+ * {@code SOLD <fencing token>} per item, {@code SOLD_OUT} if it found none left, {@code STALE <token> <highest>} if
+ * the fence refused its write; {@code stop} on standard input (or its end) ends a loop after the current item;
+ * finally {@code DONE <items bought> <overlaps seen>}. With {@code --late-write} it prints {@code CHECKED <token>
+ * <items read>} between its read and its write, and writes on {@code write}. A failure prints
+ * {@code ERROR <exception>} and exits with 2.
  */
 public final class StockWorker {
     /** How long one acquisition may wait; a stuck lock fails the run instead of hanging it. */
     private static final Duration WAIT = Duration.ofSeconds(60);
     /** H2's SQL state for a duplicate key. */
     private static final String DUPLICATE_KEY = "23505";
+    /** The stock row's fence: the highest token that wrote it (the table is made by {@link StockDatabase}). */
+    static final JdbcFence FENCE = JdbcFence.withDefaultTable();
 
     private final Connection db;
     private final String label;
     private final String provider;
     private final long thinkMillis;
+    private final Commands commands;
+    private final boolean lateWrite;
     private int overlaps;
 
-    private StockWorker(Connection db, String label, String provider, long thinkMillis) {
+    private StockWorker(Connection db, String label, String provider, long thinkMillis, Commands commands,
+                        boolean lateWrite) {
         this.db = db;
         this.label = label;
         this.provider = provider;
         this.thinkMillis = thinkMillis;
+        this.commands = commands;
+        this.lateWrite = lateWrite;
     }
 
     /**
@@ -63,7 +79,7 @@ public final class StockWorker {
         int exit = 0;
         try {
             ExampleArgs a = ExampleArgs.parse("StockWorker", args,
-                    Set.of("jdbc", "lock", "name", "label", "think"), Set.of("loop"));
+                    Set.of("jdbc", "lock", "name", "label", "think"), Set.of("loop", "late-write"));
             run(a);
         } catch (Exception | Error e) {
             e.printStackTrace();
@@ -82,12 +98,17 @@ public final class StockWorker {
         String label = a.value("label", "worker-" + ProcessHandle.current().pid());
         int think = a.integer("think", 20, 0, 60_000);
         boolean loop = a.flag("loop");
+        boolean lateWrite = a.flag("late-write");
+        if (loop && lateWrite) {
+            throw new IllegalArgumentException("StockWorker: --loop and --late-write do not go together");
+        }
         Commands commands = Commands.start();
         try (Connection db = DriverManager.getConnection(jdbc);
              LockService locks = uri == null ? null : Locks.open(uri)) {
             DistributedLock lock = locks == null ? null : locks.mutex(a.value("name", "stock/product-1"));
             boolean tokens = locks != null && locks.features().contains(LockFeature.FENCING_TOKENS);
-            StockWorker worker = new StockWorker(db, label, locks == null ? "none" : locks.providerName(), think);
+            StockWorker worker = new StockWorker(db, label, locks == null ? "none" : locks.providerName(), think,
+                    commands, lateWrite);
             say("READY " + worker.provider);
             if (!commands.awaitGo()) {
                 say("DONE 0 0");
@@ -100,6 +121,7 @@ public final class StockWorker {
                     more = worker.buyOne(null);
                 } else {
                     try (Lease lease = lock.acquire(WAIT)) {
+                        lease.checkValid();
                         more = worker.buyOne(tokens ? lease.fencingToken() : null);
                     }
                 }
@@ -128,12 +150,48 @@ public final class StockWorker {
             }
         }
         boolean bought = items > 0;
+        String outcome = bought ? "SOLD " + (token == null ? "none" : token) : "SOLD_OUT";
         if (bought) {
             if (thinkMillis > 0) {
                 Thread.sleep(thinkMillis); // the order's business logic
             }
+            if (lateWrite) {
+                say("CHECKED " + token + " " + items);
+                commands.awaitWrite(); // a SIGSTOP here is a holder paused between its check and its write
+            }
+            Long highest = write(items - 1, token);
+            if (highest != null) {
+                bought = false;
+                outcome = "STALE " + token + " " + highest;
+            }
+        }
+        leave();
+        say(outcome);
+        return bought;
+    }
+
+    /**
+     * Writes the stock level and the sale in one transaction, fenced by the token if there is one.
+     *
+     * @return null if written; the highest token the fence had accepted if it refused this one
+     */
+    private Long write(int level, Long token) throws SQLException {
+        String resource = "stock/" + StockDatabase.PRODUCT;
+        db.setAutoCommit(false);
+        try {
+            if (token != null && !FENCE.tryAdvance(db, resource, token)) {
+                long highest = FENCE.highest(db, resource).orElseThrow();
+                db.rollback();
+                try (PreparedStatement p = db.prepareStatement("INSERT INTO stale (worker, token) VALUES (?, ?)")) {
+                    p.setString(1, label);
+                    p.setLong(2, token);
+                    p.executeUpdate();
+                }
+                db.commit();
+                return highest;
+            }
             try (PreparedStatement p = db.prepareStatement("UPDATE stock SET items = ? WHERE id = ?")) {
-                p.setInt(1, items - 1);
+                p.setInt(1, level);
                 p.setInt(2, StockDatabase.PRODUCT);
                 p.executeUpdate();
             }
@@ -144,10 +202,14 @@ public final class StockWorker {
                 p.setObject(3, token);
                 p.executeUpdate();
             }
+            db.commit();
+            return null;
+        } catch (SQLException | RuntimeException e) {
+            db.rollback();
+            throw e;
+        } finally {
+            db.setAutoCommit(true);
         }
-        leave();
-        say(bought ? "SOLD " + (token == null ? "none" : token) : "SOLD_OUT");
-        return bought;
     }
 
     private void enter() throws SQLException {
@@ -182,9 +244,13 @@ public final class StockWorker {
         System.out.flush();
     }
 
-    /** The commands on standard input: {@code go}, then {@code stop}; the end of input counts as stop. */
+    /**
+     * The commands on standard input: {@code go}, then {@code write} (for a late write) or {@code stop}; the end of
+     * input counts as stop.
+     */
     private static final class Commands {
         private final CountDownLatch go = new CountDownLatch(1);
+        private final CountDownLatch write = new CountDownLatch(1);
         private volatile boolean started;
         private volatile boolean stopped;
 
@@ -202,6 +268,8 @@ public final class StockWorker {
                     if (line.equals("go")) {
                         started = true;
                         go.countDown();
+                    } else if (line.equals("write")) {
+                        write.countDown();
                     } else if (line.equals("stop")) {
                         break;
                     }
@@ -211,6 +279,12 @@ public final class StockWorker {
             }
             stopped = true;
             go.countDown();
+            write.countDown();
+        }
+
+        /** Waits for {@code write} (or the end of input, which writes too: the parent is gone). */
+        void awaitWrite() throws InterruptedException {
+            write.await();
         }
 
         /** @return true on {@code go}, false if told to stop first */

@@ -58,7 +58,7 @@ class ExampleArgsTest {
     void uriAndRedisTogetherAreRefusedBeforeAnyServerStarts() {
         ExampleArgs a = ExampleArgs.parse("T", new String[] {"--uri=redis://h:1 --redis"},
                 ExampleBackend.OPTIONS, ExampleBackend.SWITCHES);
-        assertEquals("give either --uri or --redis, not both",
+        assertEquals("give one of --uri, --redis, --postgres, --h2",
                 assertThrows(IllegalArgumentException.class, () -> ExampleBackend.start(a, "/x", null)).getMessage());
     }
 

@@ -3,7 +3,7 @@ package org.lockspi.micrometer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Objects;
 import org.lockspi.LockService;
-import org.lockspi.micrometer.internal.MeteredService;
+import org.lockspi.micrometer.internal.InstrumentedService;
 import org.lockspi.micrometer.internal.Meters;
 
 /**
@@ -28,7 +28,7 @@ import org.lockspi.micrometer.internal.Meters;
  *       {@code timed_out} (also a {@code tryAcquire} that found the lock held), {@code interrupted} or
  *       {@code failed} (any other exception)</td></tr>
  *   <tr><td>{@code lockspi.lease.held}</td><td>timer</td><td>service, lock, kind</td><td>how long each lease was
- *       held, recorded when it is released through this view</td></tr>
+ *       held, recorded when it is released through this view, or when this view is closed while it is held</td></tr>
  *   <tr><td>{@code lockspi.leases.active}</td><td>gauge</td><td>service, lock, kind</td><td>leases acquired through
  *       this view and not yet released, lost or ended by close</td></tr>
  *   <tr><td>{@code lockspi.lease.transitions}</td><td>counter</td><td>service, lock, kind, state</td><td>lease
@@ -99,11 +99,7 @@ public final class LockMetrics {
          * @throws IllegalArgumentException if {@code name} is blank
          */
         public Builder service(String name) {
-            Objects.requireNonNull(name, "service name is null");
-            if (name.isBlank()) {
-                throw new IllegalArgumentException("service name is blank: '" + name + "'");
-            }
-            this.service = name;
+            this.service = InstrumentedService.serviceName(name);
             return this;
         }
 
@@ -129,7 +125,7 @@ public final class LockMetrics {
          */
         public LockService bind(LockService lockService) {
             Objects.requireNonNull(lockService, "service is null");
-            return new MeteredService(lockService, new Meters(registry, service, maxLockNames, lockService));
+            return new InstrumentedService(lockService, new Meters(registry, service, maxLockNames, lockService));
         }
     }
 }

@@ -1,14 +1,7 @@
 package org.lockspi.redis;
 
-import java.util.Collections;
-import java.util.EnumSet;
-import java.util.Set;
-import org.lockspi.LockFeature;
-import org.lockspi.redis.internal.RedisSettings;
-import org.lockspi.spi.BackendEvents;
-import org.lockspi.spi.LockBackend;
-import org.lockspi.spi.LockProvider;
-import org.lockspi.spi.LockUri;
+import org.lockspi.redis.internal.JedisConnector;
+import org.lockspi.redis.recipe.RedisRecipeProvider;
 
 /**
  * The first-come first-served Redis provider, {@code redis-fair}: the {@linkplain RedisLockProvider Redis baseline}
@@ -29,69 +22,15 @@ import org.lockspi.spi.LockUri;
  * <p>The features are fixed (spec §9.8); that is why first-come first-served is a provider of its own rather than
  * a URI parameter of {@code redis-baseline}.
  */
-public final class RedisFairLockProvider implements LockProvider {
+public final class RedisFairLockProvider extends RedisRecipeProvider {
     /** The provider's name: {@value}. */
     public static final String NAME = "redis-fair";
 
-    /** The baseline's features and FAIR. */
-    private static final Set<LockFeature> FEATURES;
-
-    static {
-        EnumSet<LockFeature> features = EnumSet.copyOf(RedisLockProvider.FEATURES);
-        features.add(LockFeature.FAIR);
-        FEATURES = Collections.unmodifiableSet(features);
-    }
-    private static final RedisLockProvider BASELINE = new RedisLockProvider();
-
-    /** For {@link java.util.ServiceLoader}; cheap, connects nothing. */
-    public RedisFairLockProvider() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String version() {
-        return BASELINE.version();
-    }
-
-    @Override
-    public Set<String> schemes() {
-        return BASELINE.schemes();
-    }
-
-    /** Below {@code redis-baseline}: an unpinned {@code redis://} URI keeps opening the baseline. */
-    @Override
-    public int priority() {
-        return -1;
-    }
-
-    @Override
-    public Set<LockFeature> features() {
-        return FEATURES;
-    }
-
-    @Override
-    public Set<String> parameters() {
-        return RedisSettings.PARAMETERS;
-    }
-
     /**
-     * Connects as {@link RedisLockProvider#open} does.
-     *
-     * @throws IllegalArgumentException                  if a parameter is malformed or out of range, the URI names
-     *                                                   several hosts or its path is not a database number
-     * @throws org.lockspi.LockConnectionException       if Redis does not answer; the message names host:port
+     * For {@link java.util.ServiceLoader}; cheap, connects nothing. Priority -1, below {@code redis-baseline}: an
+     * unpinned {@code redis://} URI keeps opening the baseline.
      */
-    @Override
-    public LockBackend open(LockUri uri, BackendEvents events) {
-        return RedisLockProvider.open(NAME, true, uri, events);
-    }
-
-    @Override
-    public String toString() {
-        return NAME + " " + version();
+    public RedisFairLockProvider() {
+        super(NAME, -1, true, JedisConnector::open);
     }
 }

@@ -1,24 +1,13 @@
 package org.lockspi.redis;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.Collections;
-import java.util.EnumSet;
-import java.util.Objects;
-import java.util.Properties;
-import java.util.Set;
-import org.lockspi.LockFeature;
-import org.lockspi.redis.internal.RedisBackend;
-import org.lockspi.redis.internal.RedisSettings;
-import org.lockspi.spi.BackendEvents;
-import org.lockspi.spi.LockBackend;
-import org.lockspi.spi.LockProvider;
-import org.lockspi.spi.LockUri;
+import org.lockspi.redis.internal.JedisConnector;
+import org.lockspi.redis.recipe.RedisRecipeProvider;
 
 /**
  * The Redis baseline provider, {@code redis-baseline}: locks on Redis with {@code SET key token NX PX lease} and
  * a fencing counter in one Lua script, an owner-checked release in Lua, lease renewal by a watchdog and waiters
- * woken by the releases (pub/sub), on Jedis. It serves one instance ({@code redis}, {@code rediss}), Redis
+ * woken by the releases (pub/sub), on Jedis (6.0 to 8.0), with the Redis lock recipe ({@code lock-redis-recipe}) that
+ * the Lettuce providers share, so a Jedis and a Lettuce client exclude each other on one lock. It serves one instance ({@code redis}, {@code rediss}), Redis
  * Sentinel ({@code redis-sentinel}, {@code rediss-sentinel}) and Redis Cluster ({@code redis-cluster},
  * {@code rediss-cluster}); the double {@code s} means TLS to every server. {@link RedisFairLockProvider}
  * ({@code redis-fair}) serves them too, first come first served.
@@ -74,7 +63,8 @@ import org.lockspi.spi.LockUri;
  * lease), {@code <keyPrefix>{N}:read} and {@code <keyPrefix>{N}:sem} (sorted sets of owner tokens scored by
  * expiry, for readers and semaphore permits), {@code <keyPrefix>{N}:wwait} (waiting writers, which new readers
  * let pass), {@code <keyPrefix>{N}:wait:<owner token>} (one short-lived key per waiting acquisition) and
- * {@code <keyPrefix>{N}:fence} (the fencing counter, never expiring). Scripts are sent by SHA-1
+ * {@code <keyPrefix>{N}:fence} (the fencing counter, which expires leaseTime + 2 retryMax after the last grant:
+ * tokens keep growing past that by their server-clock floor). Scripts are sent by SHA-1
  * ({@code EVALSHA}), loaded once per server run. The braces are a Redis Cluster hash tag:
  * all keys of one lock share a slot.
  *
@@ -107,92 +97,15 @@ import org.lockspi.spi.LockUri;
  *       {@link RedisFairLockProvider}) and no herd-free wake-up (a release wakes every waiter of the lock).</li>
  * </ul>
  */
-public final class RedisLockProvider implements LockProvider {
+public final class RedisLockProvider extends RedisRecipeProvider {
     /** The provider's name: {@value}. */
     public static final String NAME = "redis-baseline";
 
     /**
-     * Not SURVIVES_RESTART: a lock is a key with a TTL, and whether it outlives a restart depends on the server's
-     * persistence (appendonly), not on the provider; without it the restarted server has no key and the lease
-     * turns LOST at its next renewal.
+     * For {@link java.util.ServiceLoader}; cheap, connects nothing. A service's Jedis client is a pool for one
+     * instance, a Sentinel-managed pool, or a cluster client.
      */
-    static final Set<LockFeature> FEATURES = Collections.unmodifiableSet(EnumSet.of(
-            LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
-            LockFeature.SEMAPHORE, LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL,
-            LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE, LockFeature.INSPECTION));
-    private static final String VERSION = loadVersion();
-
-    /** For {@link java.util.ServiceLoader}; cheap, connects nothing. */
     public RedisLockProvider() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String version() {
-        return VERSION;
-    }
-
-    @Override
-    public Set<String> schemes() {
-        return RedisSettings.SCHEMES;
-    }
-
-    @Override
-    public Set<LockFeature> features() {
-        return FEATURES;
-    }
-
-    @Override
-    public Set<String> parameters() {
-        return RedisSettings.PARAMETERS;
-    }
-
-    /**
-     * Connects to the Redis instance (the master the sentinels name, or every cluster node) within
-     * {@code connectTimeout} and checks that it answers a PING within
-     * {@code socketTimeout}; never waits longer than the two together.
-     *
-     * @throws IllegalArgumentException                  if a parameter is malformed, out of range or not for this
-     *                                                   scheme, a single-instance URI names several hosts, or the
-     *                                                   path is not what the scheme needs, or a store is unreadable
-     * @throws org.lockspi.LockConnectionException       if Redis does not answer; the message names host:port
-     */
-    @Override
-    public LockBackend open(LockUri uri, BackendEvents events) {
-        return open(NAME, false, uri, events);
-    }
-
-    /** The checks and the open both Redis providers share; {@code fair} picks the backend's queue. */
-    static LockBackend open(String provider, boolean fair, LockUri uri, BackendEvents events) {
-        Objects.requireNonNull(uri, "uri");
-        Objects.requireNonNull(events, "events");
-        if (!RedisSettings.SCHEMES.contains(uri.scheme())) {
-            throw new IllegalArgumentException("provider '" + provider + "' serves " + RedisSettings.SCHEMES
-                    + ", not: " + uri);
-        }
-        RedisSettings settings = RedisSettings.parse(uri);
-        return fair ? RedisBackend.openFair(settings, events) : RedisBackend.open(settings, events);
-    }
-
-    private static String loadVersion() {
-        try (InputStream in = RedisLockProvider.class.getResourceAsStream("version.properties")) {
-            if (in != null) {
-                Properties p = new Properties();
-                p.load(in);
-                return p.getProperty("version", "unknown");
-            }
-        } catch (IOException e) {
-            // fall through
-        }
-        return "unknown";
-    }
-
-    @Override
-    public String toString() {
-        return NAME + " " + VERSION;
+        super(NAME, 0, false, JedisConnector::open);
     }
 }

@@ -1,12 +1,7 @@
 package org.lockspi.redis;
 
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
+import org.lockspi.redis.recipe.tck.RedisRecipeTck;
 import org.lockspi.spi.LockProvider;
-import org.lockspi.tck.LockProviderTck;
-import org.lockspi.tck.TckBackend;
-import org.lockspi.tck.redis.RedisContainerBackend;
 import org.testcontainers.junit.jupiter.Testcontainers;
 
 /**
@@ -14,44 +9,14 @@ import org.testcontainers.junit.jupiter.Testcontainers;
  * {@code -Dlockspi.tck.redis.image=...}). Skipped, with that reason, where no Docker engine runs.
  */
 @Testcontainers(disabledWithoutDocker = true)
-class RedisContainerConformanceTest extends LockProviderTck {
-    /** The system property naming the image: {@value}. */
-    static final String IMAGE_PROPERTY = "lockspi.tck.redis.image";
+class RedisContainerConformanceTest extends RedisRecipeTck {
+
+    RedisContainerConformanceTest() {
+        super(Server.CONTAINER);
+    }
 
     @Override
     public LockProvider provider() {
         return new RedisLockProvider();
-    }
-
-    @Override
-    protected TckBackend startBackend() {
-        return RedisContainerBackend.start(System.getProperty(IMAGE_PROPERTY, "redis:7.4-alpine"));
-    }
-
-    @Override
-    protected String clientParameters() {
-        return RedisTckTest.PARAMETERS;
-    }
-
-    /** The lease time of {@link #clientParameters()}. */
-    @Override
-    public Duration leaseSpan() {
-        return Duration.ofSeconds(3);
-    }
-
-    @Override
-    public Duration crashReleaseBound() {
-        return Duration.ofSeconds(6);
-    }
-
-    /** The container cannot be restarted by the kit (same port, same data). */
-    @Override
-    protected Map<String, String> unverifiedRulesAllowed() {
-        String restart = "the kit cannot restart a server in a container on the same port";
-        Map<String, String> allowed = new HashMap<>(RedisTckTest.UNVERIFIABLE);
-        for (String rule : new String[] {"§13.3", "§16.1", "§16.2", "§17.3", "§18.4", "§18.5"}) {
-            allowed.put(rule, restart);
-        }
-        return allowed;
     }
 }

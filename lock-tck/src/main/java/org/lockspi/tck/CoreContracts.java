@@ -8,5 +8,5 @@ package org.lockspi.tck;
 public interface CoreContracts extends DiscoveryContracts, NameContracts, AnyNameContracts, MutualExclusionContracts,
         StockScenarioContracts, ReentrancyContracts, TimeoutContracts, ReadWriteContracts, ReadWriteDowngradeContracts,
         SemaphoreContracts, NonReentrantMutexContracts, HygieneContracts, FeatureAbsenceContracts,
-        ExecuteLockedContracts, InspectionContracts, AsyncContracts {
+        ExecuteLockedContracts, InspectionContracts, AsyncContracts, StoppedWorkContracts, MultiLockContracts {
 }

@@ -27,12 +27,13 @@ import org.lockspi.DistributedLock;
 import org.lockspi.Lease;
 import org.lockspi.LeaseListener;
 import org.lockspi.LeaseState;
-import org.lockspi.LockConnectionException;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.tck.internal.FencedRegister;
+import org.lockspi.tck.internal.Figures;
 import org.lockspi.tck.internal.HoldWatch;
 import org.lockspi.tck.internal.Poll;
+import org.lockspi.tck.internal.Retrying;
 import org.lockspi.tck.internal.StateRecorder;
 import org.lockspi.tck.support.TcpProxy;
 import org.lockspi.tck.internal.Workers;
@@ -272,7 +273,7 @@ public interface FaultContracts extends TckContext {
                     + "; state when the other acquired: " + oldAtAcquisition + "; listener: " + recorder.changes());
 
             // the cut-off client serves again, then releases its old lease and writes late
-            try (Lease probe = acquireRetrying(cutClient.mutex(uniqueName("partition-probe")),
+            try (Lease probe = Retrying.acquire(cutClient.mutex(uniqueName("partition-probe")),
                     bound.plusSeconds(10), new AtomicInteger())) {
                 assertEquals(LeaseState.HELD, probe.state(), "the cut-off client serves again after the heal");
             }
@@ -328,7 +329,7 @@ public interface FaultContracts extends TckContext {
             CountDownLatch secondMayRelease = new CountDownLatch(1);
             AtomicInteger waiterFailures = new AtomicInteger();
             Future<LeaseState> b = waiter.submit(() -> {
-                Lease lease = acquireRetrying(secondLock, wait, waiterFailures);
+                Lease lease = Retrying.acquire(secondLock, wait, waiterFailures);
                 register.acquired("second", lease.fencingToken());
                 watch.watch("second", lease.fencingToken(), lease);
                 register.write("second", lease.fencingToken());
@@ -404,25 +405,6 @@ public interface FaultContracts extends TckContext {
         }
     }
 
-    /**
-     * Acquires, asking again after each {@link LockConnectionException} (the server is down), until the deadline.
-     */
-    private static Lease acquireRetrying(DistributedLock lock, Duration wait, AtomicInteger failures)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + wait.toNanos();
-        while (true) {
-            try {
-                return lock.acquire(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-            } catch (LockConnectionException e) {
-                failures.incrementAndGet();
-                if (System.nanoTime() - deadline > 0) {
-                    throw e;
-                }
-                Thread.sleep(50); // back off before asking a server that is down again
-            }
-        }
-    }
-
     /** @return when the client's first interval began, 0 if it has none */
     private static long seenSince(FencedRegister register, String client) {
         return register.intervals().stream().filter(i -> i.client().equals(client))
@@ -460,16 +442,11 @@ public interface FaultContracts extends TckContext {
 
     /** Prints one line of measured times, with each as a multiple of T. */
     private void figures(String rule, String text) {
-        System.out.println("[§18 figures] " + rule + " provider '" + provider().name() + "', T="
-                + leaseSpan().toMillis() + " ms: " + text);
+        Figures.print(rule, provider().name(), leaseSpan(), text);
     }
 
     private String since(long from, long at) {
-        if (at == 0) {
-            return "never";
-        }
-        long ms = (at - from) / 1_000_000;
-        return ms + " ms" + String.format(Locale.ROOT, " (%.2f T)", (double) ms / leaseSpan().toMillis());
+        return Figures.since(from, at, leaseSpan());
     }
 
     private String ms(long nanos) {

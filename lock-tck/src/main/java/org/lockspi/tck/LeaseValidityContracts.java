@@ -45,16 +45,6 @@ import org.lockspi.tck.coverage.Why;
 public interface LeaseValidityContracts extends TckContext {
 
     /**
-     * The provider's documented bound on {@code release()} and {@code close()} during an outage (the ZooKeeper
-     * providers: {@code min(connectTimeout, sessionTimeout / 2)}). §17.3 allows it plus {@link Checks#BOUND}.
-     *
-     * @return the bound; by default half the crash-release bound
-     */
-    default Duration releaseBound() {
-        return crashReleaseBound().dividedBy(2);
-    }
-
-    /**
      * How long after its last confirmed contact with the server a lease may still read {@code HELD}: the provider's
      * confirmation threshold (ZooKeeper: {@code uncertainAfter}; Redis: {@code confirmThreshold}). §17.5 expects a
      * cut-off lease to read {@code UNCERTAIN} no later than this after the cut.

@@ -2,7 +2,9 @@ package org.lockspi.tck;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import org.lockspi.tck.support.WireProtocol;
 
 /**
  * A real lock server the TCK runs against, with the server-side operations the contracts need to look behind
@@ -65,7 +67,37 @@ public interface TckBackend extends AutoCloseable {
          * The backend is a replicated ensemble whose members can be killed one at a time: it implements
          * {@link EnsembleBackend}. The ensemble contracts (§19) need it.
          */
-        ENSEMBLE
+        ENSEMBLE,
+        /**
+         * {@link #wireProtocol()} frames the server's protocol, and a client may reach the server through a TCP proxy
+         * on this machine (as {@link #PARTITION} says), so that the proxy can drop or delay one chosen request or
+         * answer instead of a whole connection: the single-message faults (§24.1 to §24.4) need it.
+         */
+        REQUEST_FAULTS,
+        /**
+         * {@link #openSessions()} lists the client sessions or connections the server has open, with the address
+         * each comes from, and {@link #endSession(Session)} ends one server-side (ZooKeeper: expires it; Redis:
+         * {@code CLIENT KILL}): a session replaced under a live service, and what its {@code close()} ends (§24.5).
+         */
+        SESSIONS
+    }
+
+    /**
+     * A client session or connection the server has open.
+     *
+     * @param id   the server's name for it (ZooKeeper: the session id in hex, {@code 0x...}; Redis: the client id)
+     * @param peer the address its connection comes from, {@code host:port} as the server sees it; {@code ""} for a
+     *             session with no connection now (a ZooKeeper session whose client is reconnecting)
+     */
+    record Session(String id, String peer) {
+        /**
+         * @param id   the server's name for it
+         * @param peer where its connection comes from, or {@code ""}
+         */
+        public Session {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(peer, "peer");
+        }
     }
 
     /** The floor of every counter on a {@link Capability#COUNTERS_ABOVE_32_BITS} backend: {@code 2^32}. */
@@ -166,6 +198,41 @@ public interface TckBackend extends AutoCloseable {
      */
     default void removeEmptyState(String lockName) {
         throw new UnsupportedOperationException("capability EMPTY_STATE_REMOVAL: " + description());
+    }
+
+    /**
+     * The framing of the server's wire protocol, for a {@link org.lockspi.tck.support.TcpProxy} that strikes one
+     * message ({@link org.lockspi.tck.support.TcpProxy#inFrontOf(String, WireProtocol)}).
+     *
+     * @return the protocol clients speak to {@link #uri()}
+     * @throws UnsupportedOperationException by default: the backend lacks {@link Capability#REQUEST_FAULTS}
+     */
+    default WireProtocol wireProtocol() {
+        throw new UnsupportedOperationException("capability REQUEST_FAULTS: " + description());
+    }
+
+    /**
+     * The client sessions (ZooKeeper) or connections (Redis) the server has open now, this backend's own
+     * connection for asking left out.
+     *
+     * @return the sessions, in no particular order
+     * @throws UnsupportedOperationException by default: the backend lacks {@link Capability#SESSIONS}
+     */
+    default List<Session> openSessions() {
+        throw new UnsupportedOperationException("capability SESSIONS: " + description());
+    }
+
+    /**
+     * Ends a session server-side, as the server itself would while its client lives on: ZooKeeper expires it (its
+     * ephemeral nodes go, the client learns it when it reconnects), Redis closes the connection
+     * ({@code CLIENT KILL}; keys stay). Returns once the server has ended it; does nothing for a session it no
+     * longer has.
+     *
+     * @param session one of {@link #openSessions()}
+     * @throws UnsupportedOperationException by default: the backend lacks {@link Capability#SESSIONS}
+     */
+    default void endSession(Session session) {
+        throw new UnsupportedOperationException("capability SESSIONS: " + description());
     }
 
     /** Stops the server and deletes its data. Idempotent. */

@@ -53,6 +53,17 @@ public interface TckContext {
     Duration crashReleaseBound();
 
     /**
+     * The provider's documented bound on {@code release()} and {@code close()} when the server cannot be told (the
+     * ZooKeeper providers: {@code min(connectTimeout, sessionTimeout / 2)}). §17.3 and §17.5 allow it plus 2 s
+     * during an outage; §24.2 and §24.5 bound by it too.
+     *
+     * @return the bound; by default half the crash-release bound
+     */
+    default Duration releaseBound() {
+        return crashReleaseBound().dividedBy(2);
+    }
+
+    /**
      * Skips the calling test, with a reason naming the feature, unless the provider declares it.
      *
      * @param feature the feature the test needs

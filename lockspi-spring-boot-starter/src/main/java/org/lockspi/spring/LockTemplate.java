@@ -8,6 +8,7 @@ import org.lockspi.LockService;
 import org.lockspi.LockTimeoutException;
 import org.lockspi.LockedAction;
 import org.lockspi.LockedTask;
+import org.lockspi.StopWork;
 
 /**
  * Runs work under a named reentrant {@linkplain LockService#mutex(String) mutex} of one {@link LockService}:
@@ -81,6 +82,28 @@ public class LockTemplate {
     public <T, X extends Exception> T executeLocked(String name, Duration wait, LockedTask<T, X> task)
             throws X, InterruptedException {
         return service.mutex(name).executeLocked(wait, task);
+    }
+
+    /**
+     * Runs {@code task} holding the mutex {@code name}, waiting at most {@code wait}, stopped as {@code stop} says
+     * when the lease is lost: {@link org.lockspi.Acquirable#executeLocked(Duration, StopWork, LockedTask)}.
+     *
+     * @param name the lock's name
+     * @param wait how long to wait for the lock
+     * @param stop when to stop the task (its thread interrupted)
+     * @param task the work, given the lease
+     * @param <T>  the value's type
+     * @param <X>  the task's checked exception
+     * @return what the task returned
+     * @throws X                    what the task threw, when it was not stopped
+     * @throws InterruptedException as {@link #executeLocked(String, LockedTask)}
+     * @throws LockTimeoutException as {@link #executeLocked(String, LockedTask)}
+     * @throws org.lockspi.LeaseLostException if the task was stopped; and everything
+     *                              {@link org.lockspi.Acquirable#executeLocked(Duration, StopWork, LockedTask)} throws
+     */
+    public <T, X extends Exception> T executeLocked(String name, Duration wait, StopWork stop, LockedTask<T, X> task)
+            throws X, InterruptedException {
+        return service.mutex(name).executeLocked(wait, stop, task);
     }
 
     /**

@@ -30,6 +30,12 @@ import java.lang.annotation.Target;
  * {@link org.lockspi.LockException} (unchecked) is thrown with the interrupt as its cause. Connection failures
  * throw as the lock does ({@link org.lockspi.LockConnectionException}).
  *
+ * <p><b>Stopped on loss.</b> With {@link #stopWork()} {@link org.lockspi.StopWork#WHEN_LOST WHEN_LOST} (or
+ * {@code WHEN_NOT_HELD}) the method's thread is interrupted when the lock's lease turns {@code LOST} (or
+ * {@code UNCERTAIN}), and the call ends with {@link org.lockspi.LeaseLostException} once the method has returned or
+ * thrown (its exception suppressed in it), the interrupt taken back; the method must wait interruptibly or look at
+ * the interrupt flag, as {@link org.lockspi.StopWork} says. The default, {@code NEVER}, lets it run to its end.
+ *
  * <p>The method runs on the calling thread; calls from inside the same bean are not intercepted (Spring AOP
  * proxies).
  */
@@ -49,6 +55,9 @@ public @interface Locked {
 
     /** @return what to do when the lock is not acquired in time */
     IfLocked ifLocked() default IfLocked.THROW;
+
+    /** @return whether the method is stopped (its thread interrupted) when the lease is lost; never by default */
+    org.lockspi.StopWork stopWork() default org.lockspi.StopWork.NEVER;
 
     /** What a {@link Locked} method does when its lock is not acquired in time. */
     enum IfLocked {

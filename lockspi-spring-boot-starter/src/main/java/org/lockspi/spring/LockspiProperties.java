@@ -38,6 +38,8 @@ public class LockspiProperties {
 
     private final Metrics metrics = new Metrics();
 
+    private final Observations observations = new Observations();
+
     public String getUri() {
         return uri;
     }
@@ -70,6 +72,10 @@ public class LockspiProperties {
         return metrics;
     }
 
+    public Observations getObservations() {
+        return observations;
+    }
+
     /** Defaults of {@link org.lockspi.spring.Locked @Locked} methods and of {@link LockTemplate}. */
     public static class Locked {
         /** How long a @Locked method or the LockTemplate waits for its lock when it does not say. */
@@ -89,7 +95,10 @@ public class LockspiProperties {
         /** Whether the LockService is bound to the application's MeterRegistry, when there is one. */
         private boolean enabled = true;
 
-        /** The service tag of every meter; empty: spring.application.name, else "default". */
+        /**
+         * The service tag of every meter and the lockspi.service key of every observation; empty:
+         * spring.application.name, else "default".
+         */
         private String serviceName;
 
         /** How many distinct lock names get their own lock tag; later names share the tag "_other". */
@@ -120,6 +129,20 @@ public class LockspiProperties {
         }
     }
 
+    /** Micrometer Observation (tracing) of the configured LockService. */
+    public static class Observations {
+        /** Whether the LockService is observed through the application's ObservationRegistry, when there is one. */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+    }
+
     /**
      * @return {@link #getUri()} with {@link #getParameters()} appended as query parameters
      * @throws IllegalStateException if no URI is set
@@ -128,11 +151,21 @@ public class LockspiProperties {
         if (uri == null || uri.isBlank()) {
             throw new IllegalStateException("lockspi.uri is not set");
         }
-        StringBuilder b = new StringBuilder(uri.strip());
-        char separator = b.indexOf("?") < 0 ? '?' : '&';
+        String query = parameterQuery();
+        String base = uri.strip();
+        return query.isEmpty() ? base : base + (base.indexOf('?') < 0 ? '?' : '&') + query;
+    }
+
+    /**
+     * The {@code parameters} as a URI query without its {@code ?} ({@code name=value&...}; empty without any): the
+     * parameters of a service opened on an application's own client or {@code DataSource}.
+     *
+     * @return the query, never null
+     */
+    public String parameterQuery() {
+        StringBuilder b = new StringBuilder();
         for (Map.Entry<String, String> p : parameters.entrySet()) {
-            b.append(separator).append(p.getKey()).append('=').append(p.getValue());
-            separator = '&';
+            b.append(b.length() == 0 ? "" : "&").append(p.getKey()).append('=').append(p.getValue());
         }
         return b.toString();
     }

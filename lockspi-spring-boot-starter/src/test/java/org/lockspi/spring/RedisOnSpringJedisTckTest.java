@@ -13,8 +13,9 @@ import org.lockspi.tck.TckBackend;
 import org.lockspi.tck.redis.EmbeddedRedisBackend;
 
 /**
- * The Redis provider's conformance kit on the Jedis that Spring Boot's dependency management picks (6.x; the rest
- * of the build tests on 5.2), with the parameters of the provider's own {@code RedisTckTest}.
+ * The Redis provider's conformance kit on the Jedis that Spring Boot's dependency management picks (6.0.0 under
+ * Spring Boot 3.5; the rest of the build tests on 8.0.2), with the parameters of the provider's own
+ * {@code RedisTckTest}.
  */
 class RedisOnSpringJedisTckTest extends LockProviderTck {
 

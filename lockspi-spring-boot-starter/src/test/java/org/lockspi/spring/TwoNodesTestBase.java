@@ -60,12 +60,17 @@ abstract class TwoNodesTestBase {
         contexts.forEach(ConfigurableApplicationContext::close);
     }
 
-    ConfigurableApplicationContext node(String name, String job) {
+    /** @return the properties that say where the locks are: by default {@code lockspi.uri} */
+    Map<String, Object> lockProperties() {
         String uri = backend.uri();
+        return Map.of("lockspi.uri", uri + (uri.contains("?") ? "&" : "?") + parameters());
+    }
+
+    ConfigurableApplicationContext node(String name, String job) {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(NodeApp.class)
                 .web(WebApplicationType.NONE)
+                .properties(lockProperties())
                 .properties(Map.of(
-                        "lockspi.uri", uri + (uri.contains("?") ? "&" : "?") + parameters(),
                         "lockspi.metrics.service-name", name,
                         "spring.application.name", "node-" + name,
                         "test.node", name,

@@ -27,13 +27,19 @@ public final class Bench {
         PROVIDERS.put("zkclient", Variant.Backend.ZOOKEEPER);
         PROVIDERS.put("curator", Variant.Backend.ZOOKEEPER);
         PROVIDERS.put("redis-baseline", Variant.Backend.REDIS);
+        PROVIDERS.put("redis-lettuce", Variant.Backend.REDIS);
     }
 
     /**
      * Providers measured only when installed (a variant of an artifact that may not have it yet), reported "not
      * present" otherwise rather than missing.
      */
-    static final Map<String, Variant.Backend> OPTIONAL_PROVIDERS = Map.of("redis-fair", Variant.Backend.REDIS);
+    static final Map<String, Variant.Backend> OPTIONAL_PROVIDERS = new LinkedHashMap<>();
+
+    static {
+        OPTIONAL_PROVIDERS.put("redis-fair", Variant.Backend.REDIS);
+        OPTIONAL_PROVIDERS.put("redis-lettuce-fair", Variant.Backend.REDIS);
+    }
 
     private final Settings settings;
     private final PrintStream log;

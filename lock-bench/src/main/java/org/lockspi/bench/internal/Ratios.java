@@ -42,6 +42,10 @@ public final class Ratios {
 
     /** The ZooKeeper providers every ZooKeeper target applies to. */
     private static final String[] ZOOKEEPER_PROVIDERS = {"zookeeper-raw", "zkclient", "curator"};
+    /** The Redis providers every Redis target applies to: the recipe on Jedis and on Lettuce. */
+    private static final String[] REDIS_PROVIDERS = {"redis-baseline", "redis-lettuce"};
+    /** Their first-come first-served variants, held to the fairness target. */
+    private static final String[] FAIR_REDIS_PROVIDERS = {"redis-fair", "redis-lettuce-fair"};
 
     private Ratios() {
     }
@@ -189,26 +193,29 @@ public final class Ratios {
                     mine == null || separate == null ? Double.NaN : paired(mine.perRound, separate.perRound), 1.0,
                     mine == null ? why(r, p) : separate == null ? "separate InterProcessMutex failed" : null));
         }
-        Results.Cycle baseline = cycle(r, "redis-baseline");
-        out.add(atMost("redis-baseline / Redis floor, uncontended p50", cycleRatio(baseline, redisFloor), 1.15,
-                baseline == null ? why(r, "redis-baseline") : redisFloor == null ? "floor failed" : null));
-        Results.Drain baselineOne = drain(r, "redis-baseline", 1);
         Results.Drain redissonOne = drain(r, "Redisson RLock", 1);
-        out.add(atMost("redis-baseline / Redisson RLock, hand-off p50 to one waiter", drainRatio(baselineOne,
-                redissonOne), 1.5, baselineOne == null ? why(r, "redis-baseline")
-                : redissonOne == null ? "Redisson RLock failed" : null));
-        out.add(count("redis-baseline, commands sent per uncontended cycle (MONITOR; a script's own left out)",
-                baseline == null ? Double.NaN : baseline.clientCommandsPerCycle(), "", 2.0,
-                baseline == null ? why(r, "redis-baseline") : null));
-        for (int k : new int[] {8, 32}) {
-            Results.Contended fair = contended(r, "redis-fair", k);
-            boolean present = !r.providersNotPresent.contains("redis-fair");
-            out.add(atMost("redis-fair, max/min acquisitions per client at K=" + k,
-                    fair == null ? Double.NaN : fair.maxOverMin(), 1.5, !present
-                            ? "redis-fair not present (no provider of that name installed)"
-                            : fair == null ? (contains(r.settings.clients(), k) ? why(r, "redis-fair")
-                            : "K=" + k + " not run in " + r.settings.mode() + " mode") : null));
+        for (String p : REDIS_PROVIDERS) {
+            Results.Cycle c = cycle(r, p);
+            out.add(atMost(p + " / Redis floor, uncontended p50", cycleRatio(c, redisFloor), 1.15,
+                    c == null ? why(r, p) : redisFloor == null ? "floor failed" : null));
+            Results.Drain one = drain(r, p, 1);
+            out.add(atMost(p + " / Redisson RLock, hand-off p50 to one waiter", drainRatio(one, redissonOne), 1.5,
+                    one == null ? why(r, p) : redissonOne == null ? "Redisson RLock failed" : null));
+            out.add(count(p + ", commands sent per uncontended cycle (MONITOR; a script's own left out)",
+                    c == null ? Double.NaN : c.clientCommandsPerCycle(), "", 2.0, c == null ? why(r, p) : null));
         }
+        for (String p : FAIR_REDIS_PROVIDERS) {
+            for (int k : new int[] {8, 32}) {
+                Results.Contended fair = contended(r, p, k);
+                boolean present = !r.providersNotPresent.contains(p);
+                out.add(atMost(p + ", max/min acquisitions per client at K=" + k,
+                        fair == null ? Double.NaN : fair.maxOverMin(), 1.5, !present
+                                ? p + " not present (no provider of that name installed)"
+                                : fair == null ? (contains(r.settings.clients(), k) ? why(r, p)
+                                : "K=" + k + " not run in " + r.settings.mode() + " mode") : null));
+            }
+        }
+        Results.Cycle baseline = cycle(r, "redis-baseline");
 
         // anchors: what the plain libraries do on this machine, against the figures the targets were set from
         out.add(anchor("ZooKeeper floor cycle p50", zkFloor == null ? Double.NaN : zkFloor.cycle.p50() / 1e6,
@@ -230,6 +237,11 @@ public final class Ratios {
                 cycleRatio(fencedFloor, redisFloor), "(information)"));
         out.add(anchor("redis-baseline / Redis fenced floor, uncontended p50", cycleRatio(baseline, fencedFloor),
                 "(information)"));
+        // the same recipe on the two client libraries
+        out.add(anchor("redis-lettuce / redis-baseline, uncontended p50", cycleRatio(cycle(r, "redis-lettuce"),
+                baseline), "(information)"));
+        out.add(anchor("redis-lettuce / redis-baseline, hand-off p50 to one waiter",
+                drainRatio(drain(r, "redis-lettuce", 1), drain(r, "redis-baseline", 1)), "(information)"));
         out.add(anchor("plain Redisson RLock hand-off p50 to one waiter",
                 redissonOne == null ? Double.NaN : redissonOne.handoff.p50() / 1e6, " ms", "~1 ms"));
         return out;

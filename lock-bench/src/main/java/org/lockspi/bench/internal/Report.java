@@ -93,12 +93,20 @@ public final class Report {
      * @return the section, starting with a blank line
      */
     public static String included(String document, String fileName) {
+        return included(document, fileName, "measured by the test suite, not by this run");
+    }
+
+    /**
+     * @param provenance where the figures come from, e.g. {@code measured by the test suite, not by this run}
+     * @return the document with its headings one level down, for inclusion in the report
+     */
+    public static String included(String document, String fileName, String provenance) {
         StringBuilder out = new StringBuilder("\n");
         boolean first = true;
         for (String line : document.split("\n", -1)) {
             if (first && line.startsWith("# ")) {
                 out.append('#').append(line).append("\n\n(From [").append(fileName).append("](").append(fileName)
-                        .append("), measured by the test suite, not by this run.)\n");
+                        .append("), ").append(provenance).append(".)\n");
             } else if (line.startsWith("#")) {
                 out.append('#').append(line).append('\n');
             } else {

@@ -8,25 +8,17 @@ import io.micrometer.core.instrument.Timer;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.lockspi.Lease;
 import org.lockspi.LeaseState;
 
-/** The meters of one lock tag and kind. */
-final class LockMeters {
-    /** How an acquisition attempt ended. */
-    enum Outcome {
-        ACQUIRED, TIMED_OUT, INTERRUPTED, FAILED;
-
-        String tag() {
-            return name().toLowerCase(java.util.Locale.ROOT);
-        }
-    }
-
+/** The meters of one lock tag and kind: a {@link LockProbe} that records into them. */
+final class LockMeters implements LockProbe {
     private final Timer[] acquire = new Timer[Outcome.values().length];
     private final Timer held;
     private final Counter uncertain;
     private final Counter restored;
     private final Counter lost;
-    private final Set<MeteredLease> active = ConcurrentHashMap.newKeySet();
+    private final Set<Lease> active = ConcurrentHashMap.newKeySet();
 
     LockMeters(MeterRegistry registry, Tags tags) {
         for (Outcome outcome : Outcome.values()) {
@@ -48,32 +40,58 @@ final class LockMeters {
                 .description("lease state changes other than release, by new state").register(registry);
     }
 
-    private static double countLive(Set<MeteredLease> leases) {
+    private static double countLive(Set<Lease> leases) {
         leases.removeIf(l -> l.state().isTerminal());
         return leases.size();
     }
 
-    void attempt(Outcome outcome, long startNanos) {
+    @Override
+    public Attempt attempt() {
+        long start = System.nanoTime();
+        return new Attempt() {
+            @Override
+            public Hold acquired(Lease lease) {
+                record(Outcome.ACQUIRED, start);
+                return hold(lease);
+            }
+
+            @Override
+            public void ended(Outcome outcome, Throwable failure) {
+                record(outcome, start);
+            }
+        };
+    }
+
+    private void record(Outcome outcome, long startNanos) {
         acquire[outcome.ordinal()].record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }
 
-    void started(MeteredLease lease) {
+    private Hold hold(Lease lease) {
+        long start = System.nanoTime();
         active.add(lease);
-    }
-
-    void released(MeteredLease lease, long heldNanos) {
-        active.remove(lease);
-        held.record(heldNanos, TimeUnit.NANOSECONDS);
-    }
-
-    void transition(LeaseState current) {
-        switch (current) {
-            case UNCERTAIN -> uncertain.increment();
-            case HELD -> restored.increment();
-            case LOST -> lost.increment();
-            default -> {
-                // RELEASED is not a transition listeners hear of
+        return new Hold() {
+            @Override
+            public void transition(LeaseState current) {
+                switch (current) {
+                    case UNCERTAIN -> uncertain.increment();
+                    case HELD -> restored.increment();
+                    case LOST -> lost.increment();
+                    default -> {
+                        // RELEASED is not a transition listeners hear of
+                    }
+                }
             }
-        }
+
+            @Override
+            public void released() {
+                active.remove(lease);
+                held.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            }
+
+            @Override
+            public void closed() {
+                released(); // the close of the service ended the hold: its time is recorded as at a release
+            }
+        };
     }
 }

@@ -11,7 +11,7 @@ import org.lockspi.LockService;
 import org.lockspi.micrometer.LockMetrics;
 
 /** The meters of one bound service: its tags, the lock-name guard, and one {@link LockMeters} per lock. */
-public final class Meters {
+public final class Meters implements Probes {
     final MeterRegistry registry;
     final Tags serviceTags;
     private final int maxLockNames;
@@ -40,7 +40,8 @@ public final class Meters {
     }
 
     /** @return the meters of one lock of one kind, made on first use */
-    LockMeters lock(String name, String kind) {
+    @Override
+    public LockProbe lock(String name, String kind) {
         String tag = lockTag(name);
         return perLock.computeIfAbsent(kind + ' ' + tag,
                 k -> new LockMeters(registry, serviceTags.and("lock", tag, "kind", kind)));

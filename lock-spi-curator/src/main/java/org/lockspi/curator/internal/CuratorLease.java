@@ -16,7 +16,8 @@ final class CuratorLease implements BackendLease {
         void release() throws Exception;
     }
 
-    final CuratorBackend backend;
+    private final CuratorSessions sessions;
+    private final CuratorDeletes deletes;
     final LockKind kind;
     final String name;
     /** The node this acquisition holds, absolute in the client's namespace. */
@@ -31,9 +32,10 @@ final class CuratorLease implements BackendLease {
     private final AtomicBoolean lost = new AtomicBoolean();
     private final AtomicBoolean released = new AtomicBoolean();
 
-    CuratorLease(CuratorBackend backend, LockKind kind, String name, String node, long czxid, long session,
-                 Thread owner, ReadWriteHalves readWrite) {
-        this.backend = backend;
+    CuratorLease(CuratorSessions sessions, CuratorDeletes deletes, LockKind kind, String name, String node,
+                 long czxid, long session, Thread owner, ReadWriteHalves readWrite) {
+        this.sessions = sessions;
+        this.deletes = deletes;
         this.kind = kind;
         this.name = name;
         this.node = node;
@@ -64,12 +66,12 @@ final class CuratorLease implements BackendLease {
 
     @Override
     public long confirmedUntilNanos() {
-        return backend.confirmedUntilNanos();
+        return sessions.confirmedUntilNanos();
     }
 
     @Override
     public long validUntilNanos() {
-        return backend.validUntilNanos();
+        return sessions.validUntilNanos();
     }
 
     /**
@@ -83,15 +85,15 @@ final class CuratorLease implements BackendLease {
         if (!released.compareAndSet(false, true)) {
             return;
         }
-        backend.forget(this);
-        if (backend.isClosed()) {
+        sessions.forget(this);
+        if (deletes.backendClosed()) {
             return; // the session is over, or close() deletes the nodes of an application's client
         }
         if (lost.get()) {
-            backend.deleteInBackground(node); // its session is gone: nothing to wait for, nothing to report
+            deletes.deleteInBackground(node); // its session is gone: nothing to wait for, nothing to report
             return;
         }
-        backend.deleteBounded(node);
+        deletes.deleteBounded(node);
     }
 
     @Override

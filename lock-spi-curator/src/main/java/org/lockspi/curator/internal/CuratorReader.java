@@ -6,7 +6,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.lockspi.LockConnectionException;
-import org.lockspi.zookeeper.recipe.ZkInspection;
+import org.lockspi.zookeeper.recipe.internal.ZkInspection;
 
 /** The reads of the shared inspection ({@link ZkInspection}) through a Curator client: its namespace, its retries. */
 final class CuratorReader implements ZkInspection.Reader {

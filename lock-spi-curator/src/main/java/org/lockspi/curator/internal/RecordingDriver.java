@@ -9,7 +9,8 @@ import org.apache.curator.framework.recipes.locks.StandardLockInternalsDriver;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
-import org.lockspi.zookeeper.recipe.ZkLayout;
+import org.lockspi.zookeeper.recipe.internal.ZkLayout;
+import org.lockspi.zookeeper.recipe.internal.ZkPredicates;
 
 /**
  * The mutex driver of one acquisition: the same node (a protected ephemeral sequential {@code lock-} node under
@@ -23,9 +24,9 @@ import org.lockspi.zookeeper.recipe.ZkLayout;
  *   <li>It remembers the node it created: the mutex shows its node only to the owning thread after success, and the
  *       backend also needs it after a failed acquisition (to make sure the node is gone) and from other threads (to
  *       free it when the service closes).</li>
- *   <li>It answers {@link #getsTheLock} in one pass over the listing as the server returns it, comparing the sort
- *       keys in place (the predecessor is the child with the largest key below ours; a child whose key equals ours
- *       counts as behind, as in {@code ZkPredicates.exclusive}). Curator sorts the listing by
+ *   <li>It answers {@link #getsTheLock} in one pass over the listing as the server returns it, with the recipe's
+ *       own rule ({@link ZkPredicates#exclusive}: the predecessor is the child with the largest key below ours; a
+ *       child whose key equals ours counts as behind). Curator sorts the listing by
  *       {@link #fixForSorting} before it asks; here every child gets the same key, so that sort is one linear pass
  *       that leaves the listing as it is, and a wake-up in a long queue costs the listing, not a sort of it.</li>
  * </ul>
@@ -83,48 +84,12 @@ final class RecordingDriver extends StandardLockInternalsDriver {
      * @throws KeeperException.NoNodeException if ours is not among the children (it is gone)
      */
     static String predecessor(List<String> children, String ours) throws KeeperException.NoNodeException {
-        int ourKey = keyStart(ours);
-        boolean present = false;
-        String best = null;
-        int bestKey = 0;
-        for (String child : children) {
-            int key = keyStart(child);
-            int order = compareKeys(child, key, ours, ourKey);
-            if (order >= 0) {
-                present |= order == 0 && child.equals(ours);
-                continue; // ours, or behind us
-            }
-            if (best == null || compareKeys(child, key, best, bestKey) > 0) {
-                best = child;
-                bestKey = key;
-            }
-        }
-        if (!present) {
+        ZkPredicates.Verdict verdict = ZkPredicates.exclusive(children, ours, ZkLayout.MUTEX);
+        if (verdict == null) {
             // Curator's driver says so too; its lock loop takes it for an expired session and creates anew
             throw new KeeperException.NoNodeException("Sequential path not found: " + ours);
         }
-        return best;
-    }
-
-    /** @return where a child's sort key starts: after its last {@code lock-}, else at 0 (Curator's fixForSorting) */
-    private static int keyStart(String child) {
-        int at = child.lastIndexOf(ZkLayout.MUTEX);
-        return at < 0 ? 0 : at + ZkLayout.MUTEX.length();
-    }
-
-    /** {@code a.substring(aFrom).compareTo(b.substring(bFrom))}, without the substrings. */
-    private static int compareKeys(String a, int aFrom, String b, int bFrom) {
-        int aLength = a.length() - aFrom;
-        int bLength = b.length() - bFrom;
-        int common = Math.min(aLength, bLength);
-        for (int i = 0; i < common; i++) {
-            char x = a.charAt(aFrom + i);
-            char y = b.charAt(bFrom + i);
-            if (x != y) {
-                return x - y;
-            }
-        }
-        return aLength - bLength;
+        return verdict.watch();
     }
 
     @Override

@@ -130,6 +130,36 @@ final class LockZkClient extends ZkClient {
         }
     }
 
+    /** One ZkClient call, as {@link #call} runs it. */
+    @FunctionalInterface
+    interface Call<T> {
+        T run();
+    }
+
+    /**
+     * Runs a ZkClient call, handing back ZooKeeper's own exception that ZkClient wrapped, as the recipe's
+     * operations interface wants them.
+     *
+     * @throws KeeperException      what ZooKeeper reported (ConnectionLoss at once while not connected)
+     * @throws InterruptedException if the thread was interrupted; its interrupt flag is clear then
+     */
+    <T> T call(Call<T> call) throws KeeperException, InterruptedException {
+        try {
+            return call.run();
+        } catch (ZkInterruptedException e) {
+            Thread.interrupted(); // ZkClient set the flag again; the InterruptedException carries it now
+            InterruptedException ie = new InterruptedException("interrupted in ZooKeeper call at "
+                    + connection.getServers());
+            ie.initCause(e);
+            throw ie;
+        } catch (ZkException e) {
+            if (e.getCause() instanceof KeeperException) {
+                throw (KeeperException) e.getCause();
+            }
+            throw e;
+        }
+    }
+
     /**
      * A data watch with {@code getData}: none is left on a missing node. On ZkClient's event thread, where ZkClient
      * calls this to re-arm a watch before it calls a listener, it asks nothing (see {@link #onEventThread()}).

@@ -2,15 +2,9 @@ package org.lockspi.zkclient.internal;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReentrantLock;
-import org.I0Itec.zkclient.IZkChildListener;
-import org.I0Itec.zkclient.IZkDataListener;
 import org.I0Itec.zkclient.IZkStateListener;
-import org.I0Itec.zkclient.exception.ZkException;
 import org.I0Itec.zkclient.exception.ZkInterruptedException;
 import org.I0Itec.zkclient.exception.ZkTimeoutException;
 import org.apache.zookeeper.CreateMode;
@@ -27,29 +21,20 @@ import org.lockspi.zookeeper.recipe.ZkSettings;
 import org.lockspi.zookeeper.recipe.ZkTls;
 
 /**
- * {@link ZkOps} on I0Itec ZkClient: its API for every operation, {@link IZkDataListener} and
- * {@link IZkChildListener} for watches, {@link IZkStateListener} for the connection, and its reconnection after a
- * session expiry. See {@link LockZkClient} for the ZkClient habits changed so that no call outlives a deadline and
- * no watch is left behind.
- *
- * <p>ZkClient's listeners are permanent and re-armed by ZkClient after every event; the recipe wants one-shot
- * watches, so each watch here is a listener that unsubscribes itself when it fires. ZkClient calls listeners on its
- * own event thread after re-reading the node, and that read can fail while the connection is down, which would drop
- * the event; so every pending watch also fires after a reconnection (spurious calls are harmless to the recipe).
+ * {@link ZkOps} on I0Itec ZkClient: its API for every operation, its listeners for the one-shot watches
+ * ({@link OneShotWatches}), {@link IZkStateListener} for the connection, and its reconnection after a session
+ * expiry. See {@link LockZkClient} for the ZkClient habits changed so that no call outlives a deadline and no watch
+ * is left behind.
  */
 public final class ZkClientOps implements ZkOps {
     private static final byte[] NO_DATA = new byte[0];
-    private static final int STRIPES = 32;
     private static final int CLOSE_WAIT_MILLIS = 5_000;
 
     private final String address;
     private final List<ACL> acl;
     private final LockZkConnection connection;
     private final LockZkClient client;
-    /** Pending one-shot watches by path and callback. */
-    private final Map<WatchKey, Watch> watches = new ConcurrentHashMap<>();
-    /** Serialises setting and dropping watches per path, so that dropping one never drops another's. */
-    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+    private final OneShotWatches watches;
     private final Object lifecycle = new Object();
     private volatile ConnectionListener listener;
     private long sessionId;        // only on ZkClient's event thread after construction
@@ -61,9 +46,7 @@ public final class ZkClientOps implements ZkOps {
         this.acl = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(acl)); // not List.copyOf: ZooKeeper asks contains(null)
         this.connection = connection;
         this.client = client;
-        for (int i = 0; i < STRIPES; i++) {
-            stripes[i] = new ReentrantLock();
-        }
+        this.watches = new OneShotWatches(client);
         ZooKeeper zk = client.zooKeeper();
         this.sessionId = zk == null ? 0 : zk.getSessionId();
         client.subscribeStateChanges(new StateListener());
@@ -162,10 +145,10 @@ public final class ZkClientOps implements ZkOps {
         Stat stat = new Stat(); // filled in by the create: the czxid costs no further request
         String path;
         try {
-            path = call(() -> client.create(pathOrPrefix, NO_DATA, acl, mode, stat));
+            path = client.call(() -> client.create(pathOrPrefix, NO_DATA, acl, mode, stat));
         } catch (KeeperException.NoNodeException e) {
             createContainers(parentOf(pathOrPrefix));
-            path = call(() -> client.create(pathOrPrefix, NO_DATA, acl, mode, stat));
+            path = client.call(() -> client.create(pathOrPrefix, NO_DATA, acl, mode, stat));
         }
         return new Node(path, stat.getCzxid());
     }
@@ -176,13 +159,13 @@ public final class ZkClientOps implements ZkOps {
             return;
         }
         try {
-            call(() -> client.create(path, NO_DATA, acl, CreateMode.CONTAINER));
+            client.call(() -> client.create(path, NO_DATA, acl, CreateMode.CONTAINER));
         } catch (KeeperException.NodeExistsException e) {
             // made meanwhile
         } catch (KeeperException.NoNodeException e) {
             createContainers(parentOf(path));
             try {
-                call(() -> client.create(path, NO_DATA, acl, CreateMode.CONTAINER));
+                client.call(() -> client.create(path, NO_DATA, acl, CreateMode.CONTAINER));
             } catch (KeeperException.NodeExistsException again) {
                 // made meanwhile
             }
@@ -192,7 +175,7 @@ public final class ZkClientOps implements ZkOps {
     @Override
     public long czxid(String path) throws KeeperException, InterruptedException {
         try {
-            return call(() -> client.stat(path)).getCzxid();
+            return client.call(() -> client.stat(path)).getCzxid();
         } catch (KeeperException.NoNodeException e) {
             return -1;
         }
@@ -201,7 +184,7 @@ public final class ZkClientOps implements ZkOps {
     @Override
     public org.apache.zookeeper.data.Stat stat(String path) throws KeeperException, InterruptedException {
         try {
-            return call(() -> client.stat(path));
+            return client.call(() -> client.stat(path));
         } catch (KeeperException.NoNodeException e) {
             return null;
         }
@@ -209,12 +192,12 @@ public final class ZkClientOps implements ZkOps {
 
     @Override
     public List<String> children(String path) throws KeeperException, InterruptedException {
-        return call(() -> client.children(path));
+        return client.call(() -> client.children(path));
     }
 
     @Override
     public void delete(String path) throws KeeperException, InterruptedException {
-        boolean deleted = call(() -> client.delete(path));
+        boolean deleted = client.call(() -> client.delete(path));
         if (!deleted) {
             throw KeeperException.create(KeeperException.Code.NONODE, path); // ZkClient answers false
         }
@@ -222,117 +205,17 @@ public final class ZkClientOps implements ZkOps {
 
     @Override
     public boolean watchNode(String path, Runnable onChange) throws KeeperException, InterruptedException {
-        DataWatch watch = new DataWatch(new WatchKey(path, onChange, false));
-        ReentrantLock stripe = stripe(path);
-        stripe.lock();
-        try {
-            replace(watch);
-            try {
-                call(() -> {
-                    client.subscribeDataChanges(path, watch);
-                    return null;
-                });
-                return true;
-            } catch (KeeperException.NoNodeException e) {
-                drop(watch); // getData set no watch on the missing node
-                return false;
-            } catch (KeeperException | InterruptedException | RuntimeException e) {
-                drop(watch);
-                throw e;
-            }
-        } finally {
-            stripe.unlock();
-        }
+        return watches.watchNode(path, onChange);
     }
 
     @Override
     public List<String> watchChildren(String path, Runnable onChange) throws KeeperException, InterruptedException {
-        ChildWatch watch = new ChildWatch(new WatchKey(path, onChange, true));
-        ReentrantLock stripe = stripe(path);
-        stripe.lock();
-        try {
-            replace(watch);
-            try {
-                List<String> children = call(() -> client.subscribeChildChanges(path, watch));
-                if (children == null) {
-                    drop(watch); // no such node, and no watch set on it
-                    throw KeeperException.create(KeeperException.Code.NONODE, path);
-                }
-                return children;
-            } catch (KeeperException | InterruptedException | RuntimeException e) {
-                drop(watch);
-                throw e;
-            }
-        } finally {
-            stripe.unlock();
-        }
+        return watches.watchChildren(path, onChange);
     }
 
     @Override
     public void unwatch(String path, Runnable onChange) {
-        ReentrantLock stripe = stripe(path);
-        stripe.lock();
-        try {
-            Watch data = watches.get(new WatchKey(path, onChange, false));
-            if (data != null) {
-                drop(data);
-            }
-            Watch child = watches.get(new WatchKey(path, onChange, true));
-            if (child != null) {
-                drop(child);
-            }
-            if (watches.keySet().stream().noneMatch(k -> k.path.equals(path))) {
-                removeServerWatches(path);
-            }
-        } finally {
-            stripe.unlock();
-        }
-    }
-
-    /**
-     * Drops this client's watches on a path that none of our listeners needs any more: ZkClient re-arms a
-     * watch before it calls a listener, and a timed-out waiter leaves one on a live node. Best effort.
-     */
-    private void removeServerWatches(String path) {
-        ZooKeeper zk = client.zooKeeper();
-        if (zk == null) {
-            return;
-        }
-        boolean interrupted = Thread.interrupted();
-        try {
-            zk.removeAllWatches(path, Watcher.WatcherType.Any, !client.isConnected()); // not connected: locally only
-        } catch (KeeperException | RuntimeException e) {
-            // none there (NoWatcherException), or the connection dropped: the session ends it
-        } catch (InterruptedException e) {
-            interrupted = true;
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private void replace(Watch watch) {
-        Watch old = watches.put(watch.key(), watch);
-        if (old != null) {
-            old.unsubscribe();
-        }
-    }
-
-    private void drop(Watch watch) {
-        watches.remove(watch.key(), watch);
-        watch.unsubscribe();
-    }
-
-    private ReentrantLock stripe(String path) {
-        return stripes[Math.floorMod(path.hashCode(), STRIPES)];
-    }
-
-    /** Fires every pending watch once: the recipe looks again. */
-    private void fireAll() {
-        for (Watch watch : watches.values()) {
-            watch.fire();
-        }
+        watches.unwatch(path, onChange);
     }
 
     @Override
@@ -395,117 +278,9 @@ public final class ZkClientOps implements ZkOps {
 
     // ---- ZkClient calls --------------------------------------------------------------------------------------
 
-    @FunctionalInterface
-    private interface ZkCall<T> {
-        T run();
-    }
-
-    /** Runs a ZkClient call, handing back ZooKeeper's own exception that ZkClient wrapped. */
-    private <T> T call(ZkCall<T> zkCall) throws KeeperException, InterruptedException {
-        try {
-            return zkCall.run();
-        } catch (ZkInterruptedException e) {
-            Thread.interrupted(); // ZkClient set the flag again; the InterruptedException carries it now
-            InterruptedException ie = new InterruptedException("interrupted in ZooKeeper call at " + address);
-            ie.initCause(e);
-            throw ie;
-        } catch (ZkException e) {
-            if (e.getCause() instanceof KeeperException) {
-                throw (KeeperException) e.getCause();
-            }
-            throw e;
-        }
-    }
-
     private static String parentOf(String path) {
         int slash = path.lastIndexOf('/');
         return slash <= 0 ? "/" : path.substring(0, slash);
-    }
-
-    // ---- watches -----------------------------------------------------------------------------------------------
-
-    /** A watch's identity: the path, the recipe's callback, and whether it watches children. */
-    private static final class WatchKey {
-        final String path;
-        final Runnable onChange;
-        final boolean children;
-
-        WatchKey(String path, Runnable onChange, boolean children) {
-            this.path = Objects.requireNonNull(path, "path");
-            this.onChange = Objects.requireNonNull(onChange, "onChange");
-            this.children = children;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof WatchKey && ((WatchKey) o).path.equals(path) && ((WatchKey) o).onChange == onChange
-                    && ((WatchKey) o).children == children;
-        }
-
-        @Override
-        public int hashCode() {
-            return path.hashCode() * 31 + System.identityHashCode(onChange) + (children ? 1 : 0);
-        }
-    }
-
-    /** One subscribed ZkClient listener that runs the recipe's callback once. */
-    private abstract class Watch {
-        private final WatchKey key;
-
-        Watch(WatchKey key) {
-            this.key = key;
-        }
-
-        WatchKey key() {
-            return key;
-        }
-
-        abstract void unsubscribe();
-
-        /** Runs the callback if this watch is still pending, and unsubscribes it. */
-        void fire() {
-            if (watches.remove(key, this)) {
-                unsubscribe();
-                key.onChange.run();
-            }
-        }
-    }
-
-    private final class DataWatch extends Watch implements IZkDataListener {
-        DataWatch(WatchKey key) {
-            super(key);
-        }
-
-        @Override
-        void unsubscribe() {
-            client.unsubscribeDataChanges(key().path, this);
-        }
-
-        @Override
-        public void handleDataChange(String dataPath, Object data) {
-            fire();
-        }
-
-        @Override
-        public void handleDataDeleted(String dataPath) {
-            fire();
-        }
-    }
-
-    private final class ChildWatch extends Watch implements IZkChildListener {
-        ChildWatch(WatchKey key) {
-            super(key);
-        }
-
-        @Override
-        void unsubscribe() {
-            client.unsubscribeChildChanges(key().path, this);
-        }
-
-        @Override
-        public void handleChildChange(String parentPath, List<String> currentChildren) {
-            fire();
-        }
     }
 
     // ---- connection state --------------------------------------------------------------------------------------
@@ -542,7 +317,7 @@ public final class ZkClientOps implements ZkOps {
                             l.reconnected();
                         }
                     }
-                    fireAll();
+                    watches.fireAll();
                     break;
                 }
                 case Expired:
@@ -550,7 +325,7 @@ public final class ZkClientOps implements ZkOps {
                     if (l != null) {
                         l.sessionExpired();
                     }
-                    fireAll();
+                    watches.fireAll();
                     break;
                 default:
                     break; // AuthFailed, SaslAuthenticated, Closed: nothing for the recipe

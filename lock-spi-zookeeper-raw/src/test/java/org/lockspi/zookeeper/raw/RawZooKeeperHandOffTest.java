@@ -14,40 +14,24 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.lockspi.DistributedLock;
 import org.lockspi.Lease;
 import org.lockspi.LockService;
-import org.lockspi.Locks;
+import org.lockspi.spi.LockProvider;
 import org.lockspi.tck.internal.Poll;
-import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
+import org.lockspi.zookeeper.recipe.scenarios.ZkProviderScenarios;
 
 /**
  * Hand-offs between threads of one client, where the waiter behind one of the client's own granted nodes holds
  * without listing the queue again: still exclusive, and never on a node that is gone.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(120)
-class RawZooKeeperHandOffTest {
-    private final RawZooKeeperLockProvider provider = new RawZooKeeperLockProvider();
-    private EmbeddedZooKeeperBackend server;
-
-    @BeforeAll
-    void startServer() {
-        server = EmbeddedZooKeeperBackend.start();
-    }
-
-    @AfterAll
-    void stopServer() {
-        server.close();
-    }
-
-    private LockService open() {
-        return Locks.open(server.uri() + "?sessionTimeout=4s&connectTimeout=5s", provider);
+class RawZooKeeperHandOffTest extends ZkProviderScenarios {
+    @Override
+    protected LockProvider provider() {
+        return new RawZooKeeperLockProvider();
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -57,13 +58,29 @@ public class ConformanceMojo extends AbstractMojo {
             required = true)
     private File reportDirectory;
 
-    /** Only the TCK classes whose simple or qualified name matches one of these ({@code *} is a wildcard). */
-    @Parameter(property = "lockspi.tck.includes")
+    /**
+     * Only the TCK classes whose simple or qualified name matches one of these ({@code *} is a wildcard). Where the
+     * POM configures none, {@code -Dlockspi.tck.includes=a,b} names them.
+     *
+     * <p>Not bound to that property itself: Maven gives a list element configured in the POM the value of its
+     * parameter's property expression beside its children, and a value set with {@code -D} then replaces the
+     * children, so a {@code -Dlockspi.tck.includes} meant for some modules of a reactor would replace every other
+     * module's explicit list.
+     */
+    @Parameter
     private List<String> includes;
 
-    /** Not the TCK classes whose simple or qualified name matches one of these. */
-    @Parameter(property = "lockspi.tck.excludes")
+    /** Not the TCK classes whose simple or qualified name matches one of these; as {@link #includes}. */
+    @Parameter
     private List<String> excludes;
+
+    /** {@code -Dlockspi.tck.includes}, comma-separated: the includes where the POM configures none. */
+    @Parameter(defaultValue = "${lockspi.tck.includes}", readonly = true)
+    private String includesProperty;
+
+    /** {@code -Dlockspi.tck.excludes}, comma-separated: the excludes where the POM configures none. */
+    @Parameter(defaultValue = "${lockspi.tck.excludes}", readonly = true)
+    private String excludesProperty;
 
     /** System properties of the kit's JVM. */
     @Parameter
@@ -151,11 +168,11 @@ public class ConformanceMojo extends AbstractMojo {
         lines.add(quote(testClassesDirectory.getAbsolutePath()));
         lines.add("--report");
         lines.add(quote(reportDirectory.getAbsolutePath()));
-        for (String include : includes == null ? List.<String>of() : includes) {
+        for (String include : configuredOr(includes, includesProperty)) {
             lines.add("--include");
             lines.add(quote(include));
         }
-        for (String exclude : excludes == null ? List.<String>of() : excludes) {
+        for (String exclude : configuredOr(excludes, excludesProperty)) {
             lines.add("--exclude");
             lines.add(quote(exclude));
         }
@@ -167,6 +184,17 @@ public class ConformanceMojo extends AbstractMojo {
         } catch (IOException e) {
             throw new MojoExecutionException("cannot write the arguments of the kit's JVM to " + reportDirectory, e);
         }
+    }
+
+    /** @return the list the POM configures, else the property's comma-separated globs, else none */
+    private static List<String> configuredOr(List<String> configured, String property) {
+        if (configured != null && !configured.isEmpty()) {
+            return configured;
+        }
+        if (property == null || property.isBlank()) {
+            return List.of();
+        }
+        return Arrays.stream(property.split(",")).map(String::strip).filter(g -> !g.isEmpty()).toList();
     }
 
     /** Quotes an argument for a {@code java @file}: in double quotes, with backslashes and quotes escaped. */

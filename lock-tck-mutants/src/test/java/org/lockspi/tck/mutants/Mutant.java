@@ -85,10 +85,24 @@ enum Mutant {
     RAW_NO_CONFIRMATION_THRESHOLD(MutantRuns.RawNoConfirmationThreshold.class, "zookeeper-raw",
             "no confirmation threshold: a cut-off lease reads HELD until the disconnect event (2/3 of the session "
             + "timeout)", "§17.5"),
-    REDIS_VALIDITY_FROM_ANSWER(MutantRuns.RedisValidityFromAnswer.class, "redis-baseline",
-            "the lease's deadlines counted from an answer's arrival, not its request's sending", "§17.5"),
     REDIS_CLOSE_WAITS_PER_LEASE(MutantRuns.RedisCloseWaitsPerLease.class, "redis-baseline",
-            "close() deletes the leases one by one, each waiting its socket timeout on a silent server", "§17.5");
+            "close() deletes the leases one by one, each waiting its socket timeout on a silent server", "§17.5"),
+    // single messages lost or late (§24)
+    RAW_CREATES_AGAIN_BLIND(MutantRuns.RawCreatesAgainBlind.class, "zookeeper-raw",
+            "a create that met a connection loss made again without looking for the node the lost one made: an "
+                    + "orphan ahead of the client's own node", "§24.1"),
+    RAW_LOST_DELETE_SWEPT_LATE(MutantRuns.RawLostDeleteSweptLate.class, "zookeeper-raw",
+            "a delete that met a connection loss left to a sweep a session timeout and a second later, not sent again "
+                    + "when the connection returns", "§24.2"),
+    REDIS_VALIDITY_FROM_ANSWER(MutantRuns.RedisValidityFromAnswer.class, "redis-baseline",
+            "a lease's validity counted from when its renewal's answer came, not from when it was sent", "§17.5",
+            "§24.3"),
+    RAW_WATCH_LOSS_IGNORED(MutantRuns.RawWatchLossIgnored.class, "zookeeper-raw",
+            "a watch whose getData met a connection loss taken as set: the waiter waits for a wake-up that never "
+                    + "comes", "§24.4"),
+    REDIS_CLOSE_ENDS_ONLY_CURRENT(MutantRuns.RedisCloseEndsOnlyCurrent.class, "redis-baseline",
+            "after a lost connection a fresh client, the old one kept for its leases; close() closes the current one "
+                    + "only", "§24.5");
 
     final Class<? extends LockProviderTck> run;
     final String realProvider;

@@ -167,6 +167,27 @@ final class MutantRuns {
         }
     }
 
+    static final class RawCreatesAgainBlind extends OnZooKeeper {
+        @Override
+        public LockProvider provider() {
+            return new RawMutants.CreatesAgainBlind();
+        }
+    }
+
+    static final class RawLostDeleteSweptLate extends OnZooKeeper {
+        @Override
+        public LockProvider provider() {
+            return new RawMutants.LostDeleteSweptLate();
+        }
+    }
+
+    static final class RawWatchLossIgnored extends OnZooKeeper {
+        @Override
+        public LockProvider provider() {
+            return new RawMutants.WatchLossIgnored();
+        }
+    }
+
     // ---- zkclient ----
 
     static final class ZkClientMutexAsRead extends OnZooKeeper {
@@ -339,17 +360,29 @@ final class MutantRuns {
         }
     }
 
-    static final class RedisValidityFromAnswer extends OnRedis {
-        @Override
-        public LockProvider provider() {
-            return new RedisKindMutants.ValidityFromAnswer();
-        }
-    }
-
     static final class RedisCloseWaitsPerLease extends OnRedis {
         @Override
         public LockProvider provider() {
             return new RedisKindMutants.CloseWaitsPerLease();
+        }
+    }
+
+    static final class RedisValidityFromAnswer extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new RedisMutants.ValidityFromAnswer();
+        }
+    }
+
+    static final class RedisCloseEndsOnlyCurrent extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new RedisMutants.CloseEndsOnlyCurrent();
+        }
+
+        @AfterAll
+        void closeForgotten() {
+            RedisMutants.CloseEndsOnlyCurrent.closeForgotten();
         }
     }
 }

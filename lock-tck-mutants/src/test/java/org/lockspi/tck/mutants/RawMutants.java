@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -22,10 +24,10 @@ import org.lockspi.spi.LockKind;
 import org.lockspi.zookeeper.raw.RawZooKeeperLockProvider;
 import org.lockspi.zookeeper.raw.internal.RawZkOps;
 import org.lockspi.zookeeper.recipe.ZkConnectFailures;
-import org.lockspi.zookeeper.recipe.ZkLayout;
 import org.lockspi.zookeeper.recipe.ZkOps;
 import org.lockspi.zookeeper.recipe.ZkRecipeProvider;
 import org.lockspi.zookeeper.recipe.ZkSettings;
+import org.lockspi.zookeeper.recipe.internal.ZkLayout;
 
 /**
  * Broken variants of {@code zookeeper-raw}: at the SPI, or inside the recipe through the {@link ZkOps} it runs on
@@ -278,6 +280,112 @@ public final class RawMutants {
                 public boolean watchNode(String path, Runnable onChange) throws KeeperException, InterruptedException {
                     return ZkLayout.nodeName(parentOf(path)).equals(ZkLayout.SEMAPHORE_LOCKS)
                             ? watchChildrenInstead(real, path, onChange) : real.watchNode(path, onChange);
+                }
+            };
+        }
+    }
+
+    /**
+     * A create that meets a connection loss is made again as soon as the connection is back, without looking for the
+     * node the lost one may have made (what a client library's retry loop does unless the create is protected): when
+     * the server made it, the first node stays, ahead of the second, for as long as the session lives.
+     */
+    public static final class CreatesAgainBlind extends OnRawOps {
+        /** For ServiceLoader. */
+        public CreatesAgainBlind() {
+            super("mutant-raw-creates-again-blind");
+        }
+
+        @Override
+        ZkOps wrap(ZkOps real, ZkSettings settings) {
+            return new ForwardingZkOps(real) {
+                @Override
+                public Node createEphemeralSequential(String pathPrefix) throws KeeperException, InterruptedException {
+                    for (int attempt = 1; ; attempt++) {
+                        try {
+                            return real.createEphemeralSequential(pathPrefix); // waits while the client reconnects
+                        } catch (KeeperException.ConnectionLossException e) {
+                            if (attempt == 10) {
+                                throw e;
+                            }
+                        }
+                    }
+                }
+            };
+        }
+    }
+
+    /**
+     * A delete that meets a connection loss is left to a sweep one session timeout and a second later ("whatever
+     * the connection loss left behind is swept up"), not sent again when the connection returns: the lock stays
+     * taken past the release bound, though the server was reachable all along.
+     */
+    public static final class LostDeleteSweptLate extends OnRawOps {
+        /** For ServiceLoader. */
+        public LostDeleteSweptLate() {
+            super("mutant-raw-lost-delete-swept-late");
+        }
+
+        @Override
+        ZkOps wrap(ZkOps real, ZkSettings settings) {
+            long sweepMillis = settings.sessionTimeout().toMillis() + 1_000;
+            ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "mutant-sweeper");
+                t.setDaemon(true);
+                return t;
+            });
+            return new ForwardingZkOps(real) {
+                @Override
+                public void delete(String path) throws KeeperException, InterruptedException {
+                    try {
+                        real.delete(path);
+                    } catch (KeeperException.ConnectionLossException e) {
+                        sweeper.schedule(() -> sweep(path), sweepMillis, TimeUnit.MILLISECONDS);
+                    }
+                }
+
+                private void sweep(String path) {
+                    try {
+                        real.delete(path);
+                    } catch (KeeperException.NoNodeException | KeeperException.SessionExpiredException e) {
+                        // gone
+                    } catch (KeeperException e) {
+                        sweeper.schedule(() -> sweep(path), sweepMillis, TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException | IllegalStateException e) {
+                        // closing
+                    }
+                }
+
+                @Override
+                public void close() {
+                    sweeper.shutdownNow();
+                    real.close();
+                }
+            };
+        }
+    }
+
+    /**
+     * A watch whose {@code getData} meets a connection loss is taken as set ("the client re-registers its watches
+     * when it reconnects", true only of watches the server confirmed): the waiter waits for a wake-up that never
+     * comes.
+     */
+    public static final class WatchLossIgnored extends OnRawOps {
+        /** For ServiceLoader. */
+        public WatchLossIgnored() {
+            super("mutant-raw-watch-loss-ignored");
+        }
+
+        @Override
+        ZkOps wrap(ZkOps real, ZkSettings settings) {
+            return new ForwardingZkOps(real) {
+                @Override
+                public boolean watchNode(String path, Runnable onChange) throws KeeperException, InterruptedException {
+                    try {
+                        return real.watchNode(path, onChange);
+                    } catch (KeeperException.ConnectionLossException e) {
+                        return true; // taken as set
+                    }
                 }
             };
         }

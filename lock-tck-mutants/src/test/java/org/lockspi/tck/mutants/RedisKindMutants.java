@@ -169,58 +169,6 @@ public final class RedisKindMutants {
     }
 
     /**
-     * A lease's deadlines counted from when an answer came, not from when its request was sent: whenever the real
-     * lease's confirmation moves, the deadlines run from that moment (the send-time bookkeeping taken for the
-     * arrival's, {@code confirmedAt = System.nanoTime()} after the call returns).
-     */
-    public static final class ValidityFromAnswer extends ForwardingProvider {
-        private volatile long validNanos;
-        private volatile long confirmNanos;
-
-        /** For ServiceLoader. */
-        public ValidityFromAnswer() {
-            super("mutant-redis-validity-from-answer", new RedisLockProvider());
-        }
-
-        @Override
-        protected LockUri uri(LockUri uri) {
-            Duration lease = uri.duration("leaseTime", Duration.ofSeconds(30), Duration.ofMillis(500),
-                    Duration.ofHours(24));
-            validNanos = lease.minus(lease.dividedBy(100)).minusMillis(2).toNanos();
-            confirmNanos = uri.duration("confirmThreshold", lease.dividedBy(2), Duration.ZERO, lease).toNanos();
-            return uri;
-        }
-
-        @Override
-        protected Lease lease(BackendLease real) {
-            return new Lease(real) {
-                private long seen = real.validUntilNanos(); // guarded by this
-                private long arrived = System.nanoTime();   // guarded by this
-
-                /** @return when the real lease's confirmation was last seen to move: the answer's arrival */
-                private synchronized long arrival() {
-                    long now = real.validUntilNanos();
-                    if (now != seen) {
-                        seen = now;
-                        arrived = System.nanoTime();
-                    }
-                    return arrived;
-                }
-
-                @Override
-                public long confirmedUntilNanos() {
-                    return arrival() + confirmNanos;
-                }
-
-                @Override
-                public long validUntilNanos() {
-                    return arrival() + validNanos;
-                }
-            };
-        }
-    }
-
-    /**
      * {@code close()} deletes the service's leases one by one, each waiting its socket timeout when the server does
      * not answer, before the real close (which waits once): against a silent server it waits once per lease.
      */

@@ -1,9 +1,12 @@
 package org.lockspi.tck.mutants;
 
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.lockspi.LockConnectionException;
 import org.lockspi.LockFeature;
@@ -327,6 +330,183 @@ public final class RedisMutants {
                     backend.close();
                 }
             };
+        }
+    }
+
+    /**
+     * A lease's validity counted from when the answer to its last renewal came (as this wrapper first sees the
+     * deadline move), not from when the renewal was sent, and so is the timer that marks it lost: an answer that
+     * comes late stretches the lease past the key's expiry on the server.
+     */
+    public static final class ValidityFromAnswer extends ForwardingProvider {
+        private volatile long spanNanos;
+
+        /** For ServiceLoader. */
+        public ValidityFromAnswer() {
+            super("mutant-redis-validity-from-answer", new RedisLockProvider());
+        }
+
+        @Override
+        protected LockUri uri(LockUri uri) {
+            // the provider's validity span: the lease time less its drift margin (1 % + 2 ms)
+            Duration lease = uri.duration("leaseTime", Duration.ofSeconds(30), Duration.ofMillis(1), Duration.ofDays(1));
+            spanNanos = lease.minus(lease.dividedBy(100).plusMillis(2)).toNanos();
+            return uri;
+        }
+
+        @Override
+        protected Lease lease(BackendLease real) {
+            return new FromAnswer(real);
+        }
+
+        @Override
+        protected void leaseLost(BackendEvents engine, BackendLease lease) {
+            if (lease instanceof FromAnswer late && !late.due()) {
+                return; // the provider's expiry timer, at the send-based deadline: "not yet" by the answer's
+            }
+            engine.leaseLost(lease);
+        }
+
+        /** The real lease, its deadlines moved by how late the answer that set them was seen. */
+        private final class FromAnswer extends Lease {
+            private long seen; // guarded by this: the real deadline last seen
+            private long late; // guarded by this: how long after its send its answer was seen
+
+            FromAnswer(BackendLease real) {
+                super(real);
+            }
+
+            private synchronized long late() {
+                long valid = real.validUntilNanos();
+                if (valid != seen) {
+                    seen = valid; // a renewal was answered just now: count from now
+                    late = Math.max(0, System.nanoTime() - (valid - spanNanos));
+                }
+                return late;
+            }
+
+            boolean due() {
+                return System.nanoTime() - validUntilNanos() >= 0;
+            }
+
+            @Override
+            public boolean isLost() {
+                return real.isLost() && due();
+            }
+
+            @Override
+            public long validUntilNanos() {
+                long valid = real.validUntilNanos();
+                return valid == Long.MAX_VALUE ? valid : valid + late();
+            }
+
+            @Override
+            public long confirmedUntilNanos() {
+                long confirmed = real.confirmedUntilNanos();
+                return confirmed == Long.MAX_VALUE ? confirmed : confirmed + late();
+            }
+        }
+    }
+
+    /**
+     * After a lost connection the service opens a fresh client for its next acquisition and keeps the old one for
+     * the leases it holds; {@code close()} closes the current client only, so the old one's connections (its pool,
+     * its watch and subscriber) outlive the service.
+     */
+    public static final class CloseEndsOnlyCurrent extends ForwardingProvider {
+        /** The replaced clients, closed by the run after its last test so the module's JVM stays clean. */
+        static final List<LockBackend> FORGOTTEN = new CopyOnWriteArrayList<>();
+
+        /** For ServiceLoader. */
+        public CloseEndsOnlyCurrent() {
+            super("mutant-redis-close-ends-only-current", new RedisLockProvider());
+        }
+
+        @Override
+        public LockBackend open(LockUri uri, BackendEvents events) {
+            return new Replacing(uri, events);
+        }
+
+        /** Closes what the mutant forgot. */
+        static void closeForgotten() {
+            for (LockBackend backend : FORGOTTEN) {
+                FORGOTTEN.remove(backend);
+                backend.close();
+            }
+        }
+
+        /**
+         * The service's client, opened anew at the first acquisition after a connection was lost; the connection
+         * events of the current client alone reach the engine (a new client is connected), its leases' events of
+         * every client.
+         */
+        private final class Replacing implements LockBackend {
+            private final LockUri uri;
+            private final BackendEvents events;
+            private final AtomicBoolean dropped = new AtomicBoolean();
+            private volatile LockBackend current;
+
+            Replacing(LockUri uri, BackendEvents events) {
+                this.uri = uri;
+                this.events = events;
+                this.current = openOne();
+            }
+
+            private LockBackend openOne() {
+                LockBackend[] self = new LockBackend[1];
+                self[0] = CloseEndsOnlyCurrent.super.open(uri, new BackendEvents() {
+                    @Override
+                    public void connectionSuspended() {
+                        if (self[0] == null || self[0] == current) {
+                            dropped.set(true);
+                            events.connectionSuspended();
+                        }
+                    }
+
+                    @Override
+                    public void connectionRestored() {
+                        if (self[0] == null || self[0] == current) {
+                            events.connectionRestored();
+                        }
+                    }
+
+                    @Override
+                    public void leasesConfirmed() {
+                        events.leasesConfirmed();
+                    }
+
+                    @Override
+                    public void leaseLost(BackendLease lease) {
+                        events.leaseLost(lease);
+                    }
+                });
+                return self[0];
+            }
+
+            @Override
+            public BackendLease acquire(AcquireRequest request, Deadline deadline) throws InterruptedException {
+                if (dropped.getAndSet(false)) {
+                    FORGOTTEN.add(current); // kept for the leases it holds, and forgotten
+                    current = openOne();
+                    events.connectionRestored(); // the fresh client is connected
+                }
+                return current.acquire(request, deadline);
+            }
+
+            @Override
+            public org.lockspi.LockInfo inspect(String name) throws InterruptedException {
+                return current.inspect(name);
+            }
+
+            @Override
+            public List<String> list(String prefix) throws InterruptedException {
+                return current.list(prefix);
+            }
+
+            @Override
+            public void close() {
+                current.close(); // the replaced clients are not closed
+            }
         }
     }
 }

@@ -1,8 +1,6 @@
 package org.lockspi.tck.mutants;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Set;
+import org.lockspi.tck.ForwardingTckBackend;
 import org.lockspi.tck.TckBackend;
 import org.lockspi.tck.redis.EmbeddedRedisBackend;
 import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
@@ -44,76 +42,14 @@ final class SharedBackends {
     }
 
     /** A run's view of a shared server: everything but close(). */
-    private static final class Shared implements TckBackend {
-        private final TckBackend server;
-
+    private static final class Shared extends ForwardingTckBackend {
         Shared(TckBackend server) {
-            this.server = server;
+            super(server);
         }
 
         @Override
         public String description() {
-            return server.description() + " (shared by the mutants)";
-        }
-
-        @Override
-        public String scheme() {
-            return server.scheme();
-        }
-
-        @Override
-        public String uri() {
-            return server.uri();
-        }
-
-        @Override
-        public String unreachableUri() {
-            return server.unreachableUri();
-        }
-
-        @Override
-        public Set<Capability> capabilities() {
-            return server.capabilities();
-        }
-
-        @Override
-        public List<String> residue(String lockName) {
-            return server.residue(lockName);
-        }
-
-        @Override
-        public void forceLoss(String lockName) {
-            server.forceLoss(lockName);
-        }
-
-        @Override
-        public void restart() {
-            server.restart();
-        }
-
-        @Override
-        public void stopServer() {
-            server.stopServer();
-        }
-
-        @Override
-        public void startServer() {
-            server.startServer();
-        }
-
-        @Override
-        public void restartWithoutData(Duration downtime) {
-            server.restartWithoutData(downtime);
-        }
-
-        @Override
-        public int wakeupRegistrations(String lockName) {
-            return server.wakeupRegistrations(lockName);
-        }
-
-        @Override
-        public void removeEmptyState(String lockName) {
-            server.removeEmptyState(lockName);
+            return delegate().description() + " (shared by the mutants)";
         }
 
         @Override

@@ -8,10 +8,10 @@ import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.LockKind;
 import org.lockspi.zkclient.ZkClientLockProvider;
 import org.lockspi.zkclient.internal.ZkClientOps;
-import org.lockspi.zookeeper.recipe.ZkLayout;
 import org.lockspi.zookeeper.recipe.ZkOps;
 import org.lockspi.zookeeper.recipe.ZkRecipeProvider;
 import org.lockspi.zookeeper.recipe.ZkSettings;
+import org.lockspi.zookeeper.recipe.internal.ZkLayout;
 
 /**
  * Broken variants of {@code zkclient}: at the SPI, or inside the recipe through the {@link ZkOps} it runs on.

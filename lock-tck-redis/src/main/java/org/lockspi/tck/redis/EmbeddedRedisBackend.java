@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.lockspi.tck.TckBackend;
 import org.lockspi.tck.support.Ports;
+import org.lockspi.tck.support.WireProtocol;
 import redis.embedded.RedisServer;
 import redis.embedded.core.ExecutableProvider;
 
@@ -29,7 +30,9 @@ import redis.embedded.core.ExecutableProvider;
  * and {@link #command(String...)} use.
  *
  * <p>Capabilities: INSPECT, FORCE_LOSS, RESTART, OTHER_PROCESSES, PARTITION, RESTART_WITHOUT_DATA
- * ({@link #restartWithoutData(Duration)} deletes the append-only file while the server is down).
+ * ({@link #restartWithoutData(Duration)} deletes the append-only file while the server is down),
+ * EMPTY_STATE_REMOVAL, ENDS_SILENT_SESSIONS, REQUEST_FAULTS ({@link RespWire}) and SESSIONS ({@code CLIENT LIST},
+ * {@code CLIENT KILL}).
  */
 public final class EmbeddedRedisBackend implements TckBackend {
 
@@ -37,6 +40,7 @@ public final class EmbeddedRedisBackend implements TckBackend {
     public static final String EXECUTABLE_PROPERTY = "lockspi.tck.redis.executable";
 
     private static final String HOST = "127.0.0.1";
+    private static final WireProtocol WIRE = new RespWire();
 
     private final int port;
     private final Path dataDir;
@@ -130,7 +134,26 @@ public final class EmbeddedRedisBackend implements TckBackend {
     public Set<Capability> capabilities() {
         return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART,
                 Capability.OTHER_PROCESSES, Capability.PARTITION, Capability.RESTART_WITHOUT_DATA,
-                Capability.EMPTY_STATE_REMOVAL, Capability.ENDS_SILENT_SESSIONS);
+                Capability.EMPTY_STATE_REMOVAL, Capability.ENDS_SILENT_SESSIONS, Capability.REQUEST_FAULTS,
+                Capability.SESSIONS);
+    }
+
+    /** @return RESP, {@link RespWire} */
+    @Override
+    public WireProtocol wireProtocol() {
+        return WIRE;
+    }
+
+    /** The client connections ({@code CLIENT LIST}), this backend's own left out. */
+    @Override
+    public List<Session> openSessions() {
+        return inspector.sessions();
+    }
+
+    /** Closes the connection server-side ({@code CLIENT KILL ID}); its client's keys stay. */
+    @Override
+    public void endSession(Session session) {
+        inspector.kill(session);
     }
 
     /**

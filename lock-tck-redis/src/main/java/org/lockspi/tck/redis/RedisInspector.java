@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import org.lockspi.tck.TckBackend;
 
 /**
  * Looks behind the {@code redis-baseline} provider's back, on connections of its own (one per call, so a server
@@ -118,6 +119,46 @@ public final class RedisInspector {
         try (Resp redis = connect(command.length > 1 ? command[1] : "")) {
             return redis.call(command);
         }
+    }
+
+    /**
+     * The client connections the server has open ({@code CLIENT LIST}), this one left out.
+     *
+     * @return each connection's id and its client's address ({@code addr})
+     */
+    public List<TckBackend.Session> sessions() {
+        List<TckBackend.Session> sessions = new ArrayList<>();
+        try (Resp redis = connect("")) {
+            String own = redis.text("CLIENT", "ID");
+            for (String line : redis.text("CLIENT", "LIST").split("\r?\n")) {
+                String id = field(line, "id");
+                if (!id.isEmpty() && !id.equals(own)) {
+                    sessions.add(new TckBackend.Session(id, field(line, "addr")));
+                }
+            }
+        }
+        return sessions;
+    }
+
+    /**
+     * Closes a client connection server-side ({@code CLIENT KILL ID}); its keys stay. Nothing happens if it is gone.
+     *
+     * @param session one of {@link #sessions()}
+     */
+    public void kill(TckBackend.Session session) {
+        try (Resp redis = connect("")) {
+            redis.call("CLIENT", "KILL", "ID", session.id());
+        }
+    }
+
+    /** @return the value of {@code name=} in a line of {@code CLIENT LIST}, or {@code ""} */
+    private static String field(String line, String name) {
+        for (String pair : line.split(" ")) {
+            if (pair.startsWith(name + "=")) {
+                return pair.substring(name.length() + 1);
+            }
+        }
+        return "";
     }
 
     /**

@@ -36,6 +36,7 @@ import org.lockspi.tck.TckBackend;
 import org.lockspi.tck.support.FileTrees;
 import org.lockspi.tck.support.Ports;
 import org.lockspi.tck.internal.Failures;
+import org.lockspi.tck.support.WireProtocol;
 
 /**
  * A real ZooKeeper server (the version on the class path, 3.9 here) running in this JVM, with every
@@ -61,6 +62,10 @@ import org.lockspi.tck.internal.Failures;
  * }</pre>
  *
  * <p>Thread-safe.
+ *
+ * <p>(Near 600 lines: the server's life and every server-side capability of the kit are here, each a few lines over
+ * the server's own objects; the wire framing and the session list are apart, in {@link ZooKeeperWire} and
+ * {@link ServerSessions}.)
  */
 public final class EmbeddedZooKeeperBackend implements TckBackend {
 
@@ -76,6 +81,7 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
     public static final int CONTAINER_CHECK_MS = 10_000;
 
     private static final long WAIT_MS = 10_000;
+    private static final WireProtocol WIRE = new ZooKeeperWire();
 
     private final Path dataDir;
     /** Chosen at the first start, kept across restarts. */
@@ -192,7 +198,36 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
     public Set<Capability> capabilities() {
         return EnumSet.of(Capability.INSPECT, Capability.FORCE_LOSS, Capability.RESTART, Capability.WAKEUP_REGISTRATIONS,
                 Capability.EMPTY_STATE_REMOVAL, Capability.OTHER_PROCESSES, Capability.COUNTERS_ABOVE_32_BITS,
-                Capability.PARTITION, Capability.ENDS_SILENT_SESSIONS);
+                Capability.PARTITION, Capability.ENDS_SILENT_SESSIONS, Capability.REQUEST_FAULTS,
+                Capability.SESSIONS);
+    }
+
+    /** @return the ZooKeeper client protocol, {@link ZooKeeperWire} */
+    @Override
+    public WireProtocol wireProtocol() {
+        return WIRE;
+    }
+
+    /**
+     * Every session the server's tracker keeps, each with the address of the connection serving it now ({@code ""}
+     * while it has none); the backend's own short-lived clients have closed theirs.
+     */
+    @Override
+    public synchronized List<Session> openSessions() {
+        checkOpen();
+        return ServerSessions.list(server, factory);
+    }
+
+    /**
+     * Expires the session on the server, as its tracker does when the session times out (as {@link #forceLoss}
+     * does for a lock's holders); returns once it owns no ephemeral node.
+     */
+    @Override
+    public synchronized void endSession(Session session) {
+        DataTree tree = tree();
+        long number = ServerSessions.number(session);
+        ServerSessions.expire(server, number);
+        awaitNoEphemerals(tree, List.of(number));
     }
 
     /**
@@ -255,8 +290,7 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
         });
         Set<Long> owners = new LinkedHashSet<>(ownerBySequence.values());
         for (long session : owners) {
-            server.getSessionTracker().setSessionClosing(session);
-            server.expire(session);
+            ServerSessions.expire(server, session);
         }
         awaitNoEphemerals(tree, owners);
     }
@@ -329,8 +363,7 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
         DataTree tree = tree();
         List<Long> sessions = new ArrayList<>(server.getZKDatabase().getSessions());
         for (long session : sessions) {
-            server.getSessionTracker().setSessionClosing(session);
-            server.expire(session);
+            ServerSessions.expire(server, session);
         }
         awaitNoEphemerals(tree, sessions);
     }

@@ -124,11 +124,19 @@ public abstract class ZooKeeperSecurityTck {
             List<String> nodes = new ArrayList<>();
             withClient(ALICE + ":" + alicePassword, c -> collect(c, base, nodes));
             assertTrue(nodes.size() >= 7, "the base, 3 lock paths and their nodes: " + nodes);
+            List<String> checked = new ArrayList<>();
             withClient(ALICE + ":" + alicePassword, c -> {
                 for (String node : nodes) {
-                    assertEquals(expected, c.getACL(node, new Stat()), "ACL of " + node);
+                    try {
+                        assertEquals(expected, c.getACL(node, new Stat()), "ACL of " + node);
+                        checked.add(node);
+                    } catch (KeeperException.NoNodeException reaped) {
+                        // an empty container (the semaphore's internal lock path) the server's reaper removed
+                        // between the walk and this read: it has no ACL left to be wrong
+                    }
                 }
             });
+            assertTrue(checked.size() >= 6, "the ACLs of the base, the lock paths and their held nodes: " + checked);
             assertTrue(mutex.state() == LeaseState.HELD && read.state() == LeaseState.HELD
                     && slot.state() == LeaseState.HELD);
         }

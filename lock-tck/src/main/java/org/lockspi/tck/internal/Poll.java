@@ -2,6 +2,7 @@ package org.lockspi.tck.internal;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -81,5 +82,32 @@ public final class Poll {
             }
         }
         return last;
+    }
+
+    /**
+     * Looks at a value until it satisfies {@code done} or the timeout passes, and returns the last value seen, for
+     * contracts that judge it afterwards together with their other checks.
+     *
+     * @param probe   reads the current value
+     * @param done    whether the value is the one awaited
+     * @param timeout how long to look
+     * @param <T>     the value's type
+     * @return the last value seen: one that satisfies {@code done}, or the one seen when the timeout passed
+     * @throws IllegalStateException if the thread is interrupted (its flag is set again)
+     */
+    public static <T> T settle(Supplier<T> probe, Predicate<T> done, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            T value = probe.get();
+            if (done.test(value) || System.nanoTime() - deadline > 0) {
+                return value;
+            }
+            try {
+                Thread.sleep(STEP_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + value + " to settle", e);
+            }
+        }
     }
 }

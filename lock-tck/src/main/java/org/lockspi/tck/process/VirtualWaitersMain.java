@@ -201,7 +201,8 @@ public final class VirtualWaitersMain {
     static boolean byClassLoading(List<RecordedFrame> frames, String reason) {
         if (reason != null) {
             String text = reason.toLowerCase(java.util.Locale.ROOT);
-            return text.contains("native") || text.contains("vm frame") || text.contains("clinit");
+            return text.contains("native") || text.contains("vm call") || text.contains("vm frame")
+                    || text.contains("clinit"); // Java 25: "VM call to X.<clinit> on stack"
         }
         if (frames.isEmpty()) {
             return false;

@@ -11,7 +11,9 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -37,8 +39,13 @@ import java.util.regex.Pattern;
  *       order, as over a slow link; the client's bytes go at once.</li>
  * </ul>
  *
- * <p>Two threads per connection copy the bytes, and one more delivers the delayed ones; at most
- * {@value #CONNECTIONS} connections at once. Thread-safe;
+ * <p>With a {@link WireProtocol} ({@link #inFrontOf(String, WireProtocol)}) the proxy also reads the messages it
+ * carries: it passes each on once it is whole, logs it ({@link #traffic()}), and can take out one chosen message
+ * instead of a whole connection ({@link #arm(WireFault)}: a request that never arrives, an answer that never comes
+ * back, an answer that comes late before the cut). The delay from the server applies to whole messages then, as
+ * the proxy passes them on.
+ *
+ * <p>Two threads per connection copy the bytes, and one more delivers the delayed ones; at most {@value #CONNECTIONS} connections at once. Thread-safe;
  * {@link #close()} closes every socket and ends every thread, idempotent.
  */
 public final class TcpProxy implements AutoCloseable {
@@ -50,7 +57,9 @@ public final class TcpProxy implements AutoCloseable {
     private final int targetPort;
     private final int port;
     private final ExecutorService threads;
+    private final WireTap tap; // null: bytes are carried as they come
     private final List<Link> links = new ArrayList<>(); // guarded by this
+    private final Set<String> upstreams = new LinkedHashSet<>(); // guarded by this
     private ServerSocket listener; // guarded by this; null while refusing
     private boolean cut; // guarded by this
     /** How long bytes from the server are held back, in ns; 0 forwards them at once. */
@@ -63,21 +72,24 @@ public final class TcpProxy implements AutoCloseable {
     private static final class Link {
         final Socket client;
         final Socket upstream;
+        final WireTap.Connection wire; // null without a protocol, or without an upstream
         volatile boolean dropped;
         /** Bytes from the server scheduled for delivery and not yet written. */
         final AtomicInteger pending = new AtomicInteger();
         /** When the last scheduled bytes from the server are due (nanoTime): later ones never come before them. */
         long lastDue; // the server pump's thread only
 
-        Link(Socket client, Socket upstream) {
+        Link(Socket client, Socket upstream, WireTap.Connection wire) {
             this.client = client;
             this.upstream = upstream;
+            this.wire = wire;
         }
     }
 
-    private TcpProxy(String targetHost, int targetPort) {
+    private TcpProxy(String targetHost, int targetPort, WireProtocol protocol) {
         this.targetHost = targetHost;
         this.targetPort = targetPort;
+        this.tap = protocol == null ? null : new WireTap(protocol);
         threads = Executors.newFixedThreadPool(2 * CONNECTIONS + 1, r -> {
             Thread t = new Thread(r, "lockspi-tck-proxy");
             t.setDaemon(true);
@@ -109,12 +121,31 @@ public final class TcpProxy implements AutoCloseable {
      * @throws UncheckedIOException     if the socket cannot be opened
      */
     public static TcpProxy inFrontOf(String serverUri) {
+        return start(serverUri, null);
+    }
+
+    /**
+     * Starts a proxy that also reads the messages it carries, by {@code protocol}, so that it can log them and
+     * strike one ({@link #arm(WireFault)}).
+     *
+     * @param serverUri a URI {@code scheme://[user@]host:port[/path][?query]} with a single host
+     * @param protocol  how the server's protocol frames its messages
+     * @return the running proxy
+     * @throws IllegalArgumentException if the URI names no single {@code host:port}
+     * @throws UncheckedIOException     if the socket cannot be opened
+     */
+    public static TcpProxy inFrontOf(String serverUri, WireProtocol protocol) {
+        return start(serverUri, java.util.Objects.requireNonNull(protocol, "protocol"));
+    }
+
+    private static TcpProxy start(String serverUri, WireProtocol protocol) {
         String authority = authority(serverUri);
         int colon = authority.lastIndexOf(':');
         if (authority.contains(",") || colon < 1) {
             throw new IllegalArgumentException("the URI names no single host:port: " + serverUri);
         }
-        return new TcpProxy(authority.substring(0, colon), Integer.parseInt(authority.substring(colon + 1)));
+        return new TcpProxy(authority.substring(0, colon), Integer.parseInt(authority.substring(colon + 1)),
+                protocol);
     }
 
     private static String authority(String uri) {
@@ -143,6 +174,42 @@ public final class TcpProxy implements AutoCloseable {
     }
 
     /**
+     * @return the local address ({@code 127.0.0.1:<port>}) of every connection the proxy opened to the server, open
+     *         or closed, in the order they were opened: the addresses the server sees the client behind the proxy
+     *         come from
+     */
+    public synchronized Set<String> upstreamAddresses() {
+        return java.util.Collections.unmodifiableSet(new LinkedHashSet<>(upstreams));
+    }
+
+    /**
+     * @return every message the proxy carried so far, in the order they came to it
+     * @throws IllegalStateException if the proxy was started without a {@link WireProtocol}
+     */
+    public List<WirePassage> traffic() {
+        return tap().log();
+    }
+
+    /**
+     * Arms a fault: the message it chooses, among those that come from now on, is struck as the fault says. A
+     * fault armed before and not struck yet is dropped.
+     *
+     * @param fault the fault
+     * @return {@code fault}, to wait for
+     * @throws IllegalStateException if the proxy was started without a {@link WireProtocol}
+     */
+    public WireFault arm(WireFault fault) {
+        return tap().arm(java.util.Objects.requireNonNull(fault, "fault"));
+    }
+
+    private WireTap tap() {
+        if (tap == null) {
+            throw new IllegalStateException(this + " was started without a wire protocol");
+        }
+        return tap;
+    }
+
+    /**
      * Cuts the client off: drops every byte from now on, keeping sockets open.
      *
      * @param acceptNew whether new connections are still accepted (and black-holed) or refused
@@ -158,7 +225,8 @@ public final class TcpProxy implements AutoCloseable {
     /**
      * Holds back every byte from the server for {@code delay} before the client gets it, from now on (on open
      * connections too); {@code Duration.ZERO} ends the delay. Bytes never overtake bytes held back before them, also
-     * when the delay is lowered. Bytes still held back when the proxy is cut are dropped.
+     * when the delay is lowered. Bytes still held back when the proxy is cut are dropped. With a
+     * {@link WireProtocol} the delay holds back whole messages, as the proxy passes them on.
      *
      * @param delay how long each byte from the server is held back, at least zero
      * @throws IllegalArgumentException if {@code delay} is negative
@@ -218,47 +286,52 @@ public final class TcpProxy implements AutoCloseable {
                     continue;
                 }
             }
-            Link link = new Link(client, upstream);
+            Link link = new Link(client, upstream, tap == null || upstream == null ? null : tap.open());
             synchronized (this) {
                 if (closed || links.size() >= CONNECTIONS) {
                     closeLink(link);
                     continue;
                 }
                 links.add(link);
+                if (upstream != null) {
+                    upstreams.add("127.0.0.1:" + upstream.getLocalPort());
+                }
             }
-            threads.execute(() -> pump(link, link.client, link.upstream));
+            threads.execute(() -> pump(link, link.client, link.upstream, WireMessage.Direction.REQUEST));
             if (link.upstream != null) {
-                threads.execute(() -> pump(link, link.upstream, link.client));
+                threads.execute(() -> pump(link, link.upstream, link.client, WireMessage.Direction.RESPONSE));
             }
         }
     }
 
-    /** Copies {@code from} to {@code to} while not cut; drops the bytes while cut; closes the link at the end. */
-    private void pump(Link link, Socket from, Socket to) {
+    /**
+     * Copies {@code from} to {@code to} while not cut (whole messages, through the tap, with a protocol); drops the
+     * bytes while cut; closes the link at the end, or when a fault dropped one of its messages.
+     */
+    private void pump(Link link, Socket from, Socket to, WireMessage.Direction direction) {
         byte[] buffer = new byte[8192];
         try {
             InputStream in = from.getInputStream();
-            OutputStream out = to == null ? null : to.getOutputStream();
+            OutputStream out = to == null ? null
+                    : direction == WireMessage.Direction.RESPONSE ? new FromServer(link, to.getOutputStream())
+                    : to.getOutputStream();
             for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-                boolean drop;
-                synchronized (this) {
-                    drop = cut || link.dropped;
-                }
-                long delay = from == link.upstream ? delayNanos : 0;
-                if (drop || out == null) {
-                    link.dropped = true;
-                } else if (delay > 0 || from == link.upstream && link.pending.get() > 0) {
-                    // in order: after the bytes held back before, also once the delay was lowered
-                    long now = System.nanoTime();
-                    long due = Math.max(now + delay, link.lastDue);
-                    link.lastDue = due;
-                    link.pending.incrementAndGet();
-                    byte[] chunk = Arrays.copyOf(buffer, n);
-                    try {
-                        delayed.schedule(() -> deliver(link, out, chunk), due - now, TimeUnit.NANOSECONDS);
-                    } catch (RejectedExecutionException closing) {
-                        link.pending.decrementAndGet(); // the proxy is closed: nothing is delivered any more
+                if (link.wire != null) {
+                    WireTap.After after = tap.carry(link.wire, direction, buffer, n, out, () -> dropping(link),
+                            () -> blackHole(true));
+                    if (after == WireTap.After.CLOSE) {
+                        synchronized (this) {
+                            closeLink(link); // the message was the last the connection carried
+                        }
+                        return;
                     }
+                    if (after == WireTap.After.DROPPED_BYTES) {
+                        link.dropped = true;
+                    }
+                    continue;
+                }
+                if (dropping(link) || out == null) {
+                    link.dropped = true;
                 } else {
                     out.write(buffer, 0, n);
                     out.flush();
@@ -275,6 +348,71 @@ public final class TcpProxy implements AutoCloseable {
                 return;
             }
             closeLink(link);
+        }
+    }
+
+    private synchronized boolean dropping(Link link) {
+        return cut || link.dropped;
+    }
+
+    /**
+     * The client's socket as the server's bytes reach it: at once while there is no delay; while
+     * {@link #delayFromServer(Duration) delayed}, or behind bytes held back before, what is written is gathered and
+     * handed at {@link #flush()} to the delay thread. Used by the link's server pump only.
+     */
+    private final class FromServer extends OutputStream {
+        private final Link link;
+        private final OutputStream socket;
+        private byte[] buffer = new byte[8192];
+        private int size;
+
+        FromServer(Link link, OutputStream socket) {
+            this.link = link;
+            this.socket = socket;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] bytes, int from, int length) throws IOException {
+            if (size == 0 && delayNanos == 0 && link.pending.get() == 0) {
+                socket.write(bytes, from, length); // not delayed: as it comes, as without a delay
+                return;
+            }
+            if (size + length > buffer.length) {
+                buffer = Arrays.copyOf(buffer, Math.max(2 * buffer.length, size + length));
+            }
+            System.arraycopy(bytes, from, buffer, size, length);
+            size += length;
+        }
+
+        @Override
+        public void flush() throws IOException {
+            if (size == 0) {
+                socket.flush();
+                return;
+            }
+            byte[] chunk = Arrays.copyOf(buffer, size);
+            size = 0;
+            long delay = delayNanos;
+            if (delay == 0 && link.pending.get() == 0) {
+                socket.write(chunk);
+                socket.flush();
+                return;
+            }
+            // in order: after the bytes held back before, also once the delay was lowered
+            long now = System.nanoTime();
+            long due = Math.max(now + delay, link.lastDue);
+            link.lastDue = due;
+            link.pending.incrementAndGet();
+            try {
+                delayed.schedule(() -> deliver(link, socket, chunk), due - now, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException closing) {
+                link.pending.decrementAndGet(); // the proxy is closed: nothing is delivered any more
+            }
         }
     }
 
@@ -327,7 +465,8 @@ public final class TcpProxy implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "TcpProxy[127.0.0.1:" + port + " -> " + targetHost + ":" + targetPort + "]";
+        return "TcpProxy[127.0.0.1:" + port + " -> " + targetHost + ":" + targetPort
+                + (tap == null ? "" : ", " + tap.protocolName()) + "]";
     }
 
     private static void closeQuietly(AutoCloseable closeable) {

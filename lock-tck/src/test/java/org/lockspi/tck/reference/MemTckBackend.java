@@ -19,19 +19,25 @@ public final class MemTckBackend implements TckBackend {
     /**
      * The rules the in-memory server cannot verify for the reference provider, by the capability it lacks, for
      * {@code unverifiedRulesAllowed()}: clients in other JVMs cannot reach it ({@code OTHER_PROCESSES}), it has
-     * no TCP port to put a proxy in front of ({@code PARTITION}) and no restart that loses its data
-     * ({@code RESTART_WITHOUT_DATA}): the cross-process, partition and restart rules of §10, §18 and §20.
+     * no TCP port to put a proxy in front of ({@code PARTITION}, {@code REQUEST_FAULTS}), no wire protocol, no
+     * sessions to list ({@code SESSIONS}) and no restart that loses its data ({@code RESTART_WITHOUT_DATA}): the
+     * cross-process, partition, restart and single-message rules of §10, §18, §20 and §24.
      */
-    public static final Map<String, String> UNVERIFIABLE = Map.of(
-            "§10.1", "the in-memory server is not reachable from another JVM",
-            "§10.2", "the in-memory server is not reachable from another JVM",
-            "§17.5", "the in-memory server has no TCP port to cut a client off at",
-            "§18.1", "the in-memory server has no TCP port to cut a client off at",
-            "§18.2", "the in-memory server has no TCP port to cut a client off at",
-            "§18.3", "the in-memory server is not reachable from another JVM",
-            "§18.5", "the in-memory server has no restart that loses its data",
-            "§20.2", "the in-memory server is not reachable from another JVM",
-            "§20.4", "the in-memory server has no TCP port to cut a client off at");
+    public static final Map<String, String> UNVERIFIABLE = Map.ofEntries(
+            Map.entry("§10.1", "the in-memory server is not reachable from another JVM"),
+            Map.entry("§10.2", "the in-memory server is not reachable from another JVM"),
+            Map.entry("§17.5", "the in-memory server has no TCP port to cut a client off at"),
+            Map.entry("§18.1", "the in-memory server has no TCP port to cut a client off at"),
+            Map.entry("§18.2", "the in-memory server has no TCP port to cut a client off at"),
+            Map.entry("§18.3", "the in-memory server is not reachable from another JVM"),
+            Map.entry("§18.5", "the in-memory server has no restart that loses its data"),
+            Map.entry("§20.2", "the in-memory server is not reachable from another JVM"),
+            Map.entry("§20.4", "the in-memory server has no TCP port to cut a client off at"),
+            Map.entry("§24.1", "the in-memory server has no wire protocol to lose one message of"),
+            Map.entry("§24.2", "the in-memory server has no wire protocol to lose one message of"),
+            Map.entry("§24.3", "the in-memory server has no wire protocol to lose one message of"),
+            Map.entry("§24.4", "the in-memory server has no wire protocol to lose one message of"),
+            Map.entry("§24.5", "the in-memory server has no TCP port to tell a client's sessions by"));
 
     private final Space space = Spaces.pin("tck-" + Long.toString(ThreadLocalRandom.current().nextLong()
             & Long.MAX_VALUE, 36));

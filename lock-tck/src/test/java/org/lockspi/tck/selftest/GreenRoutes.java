@@ -1,14 +1,13 @@
 package org.lockspi.tck.selftest;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.lockspi.spi.LockProvider;
 import org.lockspi.tck.EnsembleProviderTck;
+import org.lockspi.tck.ForwardingTckBackend;
 import org.lockspi.tck.TckBackend;
 import org.lockspi.tck.reference.MemProvider;
 import org.lockspi.tck.reference.MemTckBackend;
@@ -91,46 +90,14 @@ final class GreenRoutes {
     }
 
     /** {@link MemTckBackend} whose restart aborts the calling test instead of restarting. */
-    private static final class AbortingRestartBackend implements TckBackend {
-        private final MemTckBackend server;
-
+    private static final class AbortingRestartBackend extends ForwardingTckBackend {
         AbortingRestartBackend(MemTckBackend server) {
-            this.server = server;
+            super(server);
         }
 
         @Override
         public String description() {
-            return server.description() + " (restart aborts)";
-        }
-
-        @Override
-        public String scheme() {
-            return server.scheme();
-        }
-
-        @Override
-        public String uri() {
-            return server.uri();
-        }
-
-        @Override
-        public String unreachableUri() {
-            return server.unreachableUri();
-        }
-
-        @Override
-        public Set<Capability> capabilities() {
-            return server.capabilities();
-        }
-
-        @Override
-        public List<String> residue(String lockName) {
-            return server.residue(lockName);
-        }
-
-        @Override
-        public void forceLoss(String lockName) {
-            server.forceLoss(lockName);
+            return delegate().description() + " (restart aborts)";
         }
 
         @Override
@@ -141,11 +108,6 @@ final class GreenRoutes {
         @Override
         public void stopServer() {
             Assumptions.abort("this server cannot be stopped here");
-        }
-
-        @Override
-        public void close() {
-            server.close();
         }
     }
 }

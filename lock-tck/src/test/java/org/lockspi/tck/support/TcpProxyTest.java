@@ -9,58 +9,35 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.time.Duration;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The proxy in front of a small echo server. */
 class TcpProxyTest {
-    private ServerSocket echo;
-    private Thread echoThread;
+    private EchoServer echo;
 
     @BeforeEach
     void startEcho() throws IOException {
-        echo = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        echoThread = new Thread(() -> {
-            while (true) {
-                try {
-                    Socket s = echo.accept();
-                    Thread t = new Thread(() -> {
-                        try (s) {
-                            s.getInputStream().transferTo(s.getOutputStream());
-                        } catch (IOException e) {
-                            // the test closed it
-                        }
-                    });
-                    t.setDaemon(true);
-                    t.start();
-                } catch (IOException e) {
-                    return;
-                }
-            }
-        });
-        echoThread.setDaemon(true);
-        echoThread.start();
+        echo = new EchoServer(line -> { });
     }
 
     @AfterEach
     void stopEcho() throws IOException, InterruptedException {
         echo.close();
-        echoThread.join(5_000);
     }
 
     @Test
     void rewritesTheAuthorityOnly() {
-        try (TcpProxy proxy = TcpProxy.inFrontOf("zookeeper://127.0.0.1:" + echo.getLocalPort() + "/tck")) {
+        try (TcpProxy proxy = TcpProxy.inFrontOf("zookeeper://127.0.0.1:" + echo.port() + "/tck")) {
             String at = "127.0.0.1:" + proxy.port();
             assertEquals("zookeeper://" + at + "/tck?sessionTimeout=4s",
-                    proxy.rewrite("zookeeper://127.0.0.1:" + echo.getLocalPort() + "/tck?sessionTimeout=4s"));
+                    proxy.rewrite("zookeeper://127.0.0.1:" + echo.port() + "/tck?sessionTimeout=4s"));
             assertEquals("redis://u:p@" + at + "?leaseTime=3s",
-                    proxy.rewrite("redis://u:p@127.0.0.1:" + echo.getLocalPort() + "?leaseTime=3s"));
+                    proxy.rewrite("redis://u:p@127.0.0.1:" + echo.port() + "?leaseTime=3s"));
         }
         assertThrows(IllegalArgumentException.class, () -> TcpProxy.inFrontOf("zookeeper://a:1,b:2/x"));
         assertThrows(IllegalArgumentException.class, () -> TcpProxy.inFrontOf("no uri"));
@@ -68,7 +45,7 @@ class TcpProxyTest {
 
     @Test
     void forwardsDropsWhileCutAndHeals() throws IOException {
-        try (TcpProxy proxy = TcpProxy.inFrontOf("redis://127.0.0.1:" + echo.getLocalPort());
+        try (TcpProxy proxy = TcpProxy.inFrontOf("redis://127.0.0.1:" + echo.port());
              Socket client = connect(proxy)) {
             assertEquals("a", roundTrip(client, "a"));
 
@@ -89,7 +66,7 @@ class TcpProxyTest {
 
     @Test
     void refusesNewConnectionsWhileCutAndListensAgainOnHeal() throws IOException {
-        try (TcpProxy proxy = TcpProxy.inFrontOf("redis://127.0.0.1:" + echo.getLocalPort())) {
+        try (TcpProxy proxy = TcpProxy.inFrontOf("redis://127.0.0.1:" + echo.port())) {
             proxy.blackHole(false);
             assertThrows(ConnectException.class, () -> connect(proxy).close());
             proxy.heal();
@@ -101,7 +78,7 @@ class TcpProxyTest {
 
     @Test
     void delaysWhatTheServerSendsAndNotWhatTheClientSends() throws IOException {
-        try (TcpProxy proxy = TcpProxy.inFrontOf("redis://127.0.0.1:" + echo.getLocalPort());
+        try (TcpProxy proxy = TcpProxy.inFrontOf("redis://127.0.0.1:" + echo.port());
              Socket client = connect(proxy)) {
             client.setSoTimeout(2_000);
             assertEquals("f", roundTrip(client, "f"));

@@ -4,10 +4,10 @@ import java.util.List;
 import org.apache.zookeeper.KeeperException;
 
 /**
- * The few ZooKeeper operations the lock recipe ({@link ZkLockBackend}) needs, implemented once per client
- * library (the plain {@code org.apache.zookeeper.ZooKeeper} client, ZkClient, ...). The recipe does the rest:
- * node names, ordering, whom to wait for, retries after a connection loss, finding its own node again, guaranteed
- * deletes and lease bookkeeping.
+ * The few ZooKeeper operations the lock recipe (the backend a {@link ZkRecipeProvider} opens) needs, implemented
+ * once per client library (the plain {@code org.apache.zookeeper.ZooKeeper} client, ZkClient, ...). The recipe does
+ * the rest: node names, ordering, whom to wait for, retries after a connection loss, finding its own node again,
+ * guaranteed deletes and lease bookkeeping.
  *
  * <p><b>Paths</b> are absolute ZooKeeper paths as the recipe builds them (no chroot games): {@code /app/orders/42}.
  *

@@ -7,6 +7,7 @@ import org.lockspi.spi.BackendEvents;
 import org.lockspi.spi.LockBackend;
 import org.lockspi.spi.LockProvider;
 import org.lockspi.spi.LockUri;
+import org.lockspi.zookeeper.recipe.internal.ZkLockBackend;
 
 /**
  * A lock provider built on this recipe: everything but the client library is the same for all of them (the

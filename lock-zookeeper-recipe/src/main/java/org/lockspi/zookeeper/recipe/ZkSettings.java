@@ -26,7 +26,7 @@ import org.lockspi.spi.LockUri;
  *   <li>{@value #UNCERTAIN_AFTER} (default half the session timeout; more than 0 and less than the session
  *       timeout): how old the last confirmed contact with the server may be before a lease reads
  *       {@code UNCERTAIN}. A lease reads {@code LOST} once the last confirmed contact is older than
- *       {@value ZkContact#DRIFT_MARGIN_TEXT} of the negotiated session timeout;</li>
+ *       90 % of the negotiated session timeout;</li>
  *   <li>{@value #ACL} ({@code creator} or {@code open}; default {@code creator} with a user in the URI, {@code open}
  *       without): the ACL of the nodes the provider creates, lock nodes and the parents it creates alike.
  *       {@code creator} is ZooKeeper's {@code CREATOR_ALL_ACL}: every permission to the identity that created the

@@ -18,6 +18,7 @@ import org.lockspi.Lease;
 import org.lockspi.LockException;
 import org.lockspi.LockService;
 import org.lockspi.LockTimeoutException;
+import org.lockspi.StopWork;
 import org.lockspi.spring.LockTemplate;
 import org.lockspi.spring.Locked;
 import org.lockspi.spring.ScheduledLock;
@@ -85,7 +86,36 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
         }
         try (Lease lease = acquired.get()) {
             lease.checkValid();
+            return proceed(invocation, lease, locked.stopWork());
+        }
+    }
+
+    /** Runs the method under the policy; what it throws comes out as it is (LeaseLostException when stopped). */
+    private static Object proceed(MethodInvocation invocation, Lease lease, StopWork stop) throws Throwable {
+        if (stop == StopWork.NEVER) {
             return invocation.proceed();
+        }
+        try {
+            return stop.call(lease, l -> {
+                try {
+                    return invocation.proceed();
+                } catch (Exception e) {
+                    throw e;
+                } catch (Throwable t) { // an Error, or a Throwable the method declares: carried out as it is
+                    throw new Carrier(t);
+                }
+            });
+        } catch (Carrier c) {
+            throw c.getCause();
+        }
+    }
+
+    /** Carries a method's Throwable that is not an Exception through {@link StopWork#call}. */
+    private static final class Carrier extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Carrier(Throwable cause) {
+            super(cause);
         }
     }
 

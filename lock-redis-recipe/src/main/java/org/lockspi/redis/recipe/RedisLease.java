@@ -1,0 +1,116 @@
+package org.lockspi.redis.recipe;
+
+import org.lockspi.spi.BackendLease;
+import org.lockspi.spi.LockKind;
+
+/**
+ * One acquisition on Redis: the key (or sorted set) that holds it, the owner token that proves it is ours, and
+ * the fencing token it was granted. Renewed by the backend's watchdog until released or lost.
+ */
+final class RedisLease implements BackendLease {
+    final RedisLockBackend backend;
+    final LockKind kind;
+    final String name;
+    /** The string key (exclusive kinds) or sorted set (readers, permits) holding the owner token. */
+    final String key;
+    final boolean shared;
+    final String ownerToken;
+    /** The holder's entry on the server ({@link RedisEntry}): what release and renewal compare. */
+    final String entry;
+    private final long fencingToken;
+
+    private volatile boolean lost;
+    private volatile boolean released;
+    /** The server's run_id when the acquisition was answered: another one later means the server restarted. */
+    final String runId;
+    /** How long a confirmation counts, and how long a key lives less the drift margin, in ns. */
+    private final long confirmNanos;
+    private final long validNanos;
+    /** System.nanoTime() when the last renewal that succeeded (or the acquisition) was sent; never decreases. */
+    private volatile long confirmedAt;
+
+    RedisLease(RedisLockBackend backend, LockKind kind, String name, String key, boolean shared, String ownerToken,
+               String entry, long fencingToken, long sentAt, String runId, long confirmNanos, long validNanos) {
+        this.backend = backend;
+        this.kind = kind;
+        this.name = name;
+        this.key = key;
+        this.shared = shared;
+        this.ownerToken = ownerToken;
+        this.entry = entry;
+        this.fencingToken = fencingToken;
+        this.confirmedAt = sentAt;
+        this.runId = runId;
+        this.confirmNanos = confirmNanos;
+        this.validNanos = validNanos;
+    }
+
+    @Override
+    public long fencingToken() {
+        return fencingToken;
+    }
+
+    @Override
+    public boolean isLost() {
+        return lost;
+    }
+
+    /** The send time of the last confirmed renewal (or of the acquisition) plus {@code confirmThreshold}. */
+    @Override
+    public long confirmedUntilNanos() {
+        return confirmedAt + confirmNanos;
+    }
+
+    /**
+     * The send time of the last confirmed renewal (or of the acquisition) plus the lease time less the drift
+     * margin: the key, extended by that renewal on the server after it was sent, lives at least until then.
+     */
+    @Override
+    public long validUntilNanos() {
+        return confirmedAt + validNanos;
+    }
+
+    boolean isReleased() {
+        return released;
+    }
+
+    long confirmedAt() {
+        return confirmedAt;
+    }
+
+    /** Records a renewal the server confirmed, sent at {@code sentAt}; an older one moves nothing back. */
+    synchronized void confirmed(long sentAt) {
+        if (sentAt - confirmedAt > 0) {
+            confirmedAt = sentAt;
+        }
+    }
+
+    /** @return whether this call marked it lost (it was neither lost nor released before) */
+    synchronized boolean markLost() {
+        if (lost || released) {
+            return false;
+        }
+        lost = true;
+        return true;
+    }
+
+    /** @return whether this call marked it released (it was not released before) */
+    synchronized boolean markReleased() {
+        if (released) {
+            return false;
+        }
+        released = true;
+        return true;
+    }
+
+    @Override
+    public void release() {
+        backend.release(this);
+    }
+
+    @Override
+    public String toString() {
+        return kind + " '" + name + "' fencingToken=" + fencingToken + (lost ? " lost" : "")
+                + (released ? " released" : "");
+    }
+}

@@ -1,0 +1,204 @@
+package org.lockspi.curator.internal;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
+import org.lockspi.LockConnectionException;
+import org.lockspi.zookeeper.recipe.internal.DeleteFailures;
+
+/**
+ * Every delete of our nodes the backend makes itself, beside Curator's recipes: a released lease's node within the
+ * release bound (a synchronous request cut short by the {@link Watchdog}, then Curator's guaranteed delete in the
+ * background), and the clean-up after an acquisition that failed (a node Curator did not delete, or left behind
+ * when an interrupt landed between its create and its return). A delete never touches a node that is not ours: a
+ * later holder's node has another name.
+ */
+final class CuratorDeletes implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(CuratorDeletes.class.getName());
+    private static final AtomicInteger WATCHDOGS = new AtomicInteger();
+
+    private final CuratorClient client;
+    private final CuratorSessions sessions;
+    private final BooleanSupplier backendClosed;
+    /** Cuts a synchronous release delete short at the release bound. */
+    private final Watchdog watchdog;
+
+    /**
+     * @param sessions      told of each answered delete (it confirms the session)
+     * @param backendClosed whether the backend is closed
+     */
+    CuratorDeletes(CuratorClient client, CuratorSessions sessions, BooleanSupplier backendClosed) {
+        this.client = client;
+        this.sessions = sessions;
+        this.backendClosed = backendClosed;
+        this.watchdog = new Watchdog("lockspi-curator-release-bound-" + WATCHDOGS.incrementAndGet());
+    }
+
+    /** @return whether the backend is closed (its session over, or its close deleting the leases' nodes) */
+    boolean backendClosed() {
+        return backendClosed.getAsBoolean();
+    }
+
+    // ---- a released lease's node -------------------------------------------------------------------------------
+
+    /**
+     * Deletes a released lease's node, waiting at most the release bound: the same delete Curator's recipes make
+     * (our node, and only it). While connected, it is one synchronous request (its reply wakes the caller directly),
+     * cut short by the {@link Watchdog} at the bound; if it fails or is cut short, Curator's guaranteed delete takes
+     * over in the background, so that an outage never holds the caller.
+     *
+     * @throws LockConnectionException if the server did not confirm within the bound; Curator goes on retrying
+     */
+    void deleteBounded(String node) {
+        if (!client.isConnected()) {
+            deleteInBackground(node);
+            throw DeleteFailures.notConnected(node, client.address());
+        }
+        long start = System.nanoTime();
+        long end = start + client.releaseBound.toNanos();
+        if (!Thread.currentThread().isInterrupted() && deleteNow(node, end)) {
+            sessions.confirmed(start);
+            return;
+        }
+        CountDownLatch done = deleteInBackground(node);
+        try {
+            if (!done.await(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                throw DeleteFailures.notWithin(node, client.address(), client.releaseBound, null);
+            }
+        } catch (InterruptedException e) {
+            throw DeleteFailures.interrupted(node, client.address(), e);
+        }
+    }
+
+    /** One synchronous delete on the ZooKeeper handle, cut short at {@code end}; true if the node is gone. */
+    private boolean deleteNow(String node, long end) {
+        Watchdog.Ticket ticket = watchdog.arm(end);
+        if (ticket == null) {
+            return false; // closed
+        }
+        boolean interrupted = false;
+        try {
+            client.framework.getZookeeperClient().getZooKeeper()
+                    .delete(ZKPaths.fixForNamespace(client.framework.getNamespace(), node), -1);
+            return true;
+        } catch (KeeperException.NoNodeException e) {
+            return true; // gone with its session, or deleted by an earlier attempt
+        } catch (InterruptedException e) {
+            interrupted = true;
+            return false;
+        } catch (Exception e) {
+            LOG.log(System.Logger.Level.DEBUG, "deleting " + node + " failed, retried in the background", e);
+            return false;
+        } finally {
+            boolean cutShort = watchdog.disarm(ticket);
+            if (interrupted && !cutShort) {
+                Thread.currentThread().interrupt(); // the caller's interrupt, not the watchdog's
+            }
+        }
+    }
+
+    /**
+     * Deletes our own node in the background; Curator retries a guaranteed delete until the server confirms.
+     *
+     * @return a latch counted down once the server confirmed it (or it was never sent)
+     */
+    CountDownLatch deleteInBackground(String node) {
+        CountDownLatch done = new CountDownLatch(1);
+        if (client.owned() && backendClosed()) {
+            done.countDown();
+            return done; // the session is over, the server removed it
+        }
+        long sent = System.nanoTime();
+        try {
+            client.framework.delete().quietly().guaranteed().inBackground((c, event) -> {
+                int rc = event.getResultCode();
+                if (rc == KeeperException.Code.OK.intValue() || rc == KeeperException.Code.NONODE.intValue()) {
+                    sessions.confirmed(sent); // answered: the session was alive (keeps a draining queue confirmed)
+                    done.countDown();
+                }
+            }).forPath(node);
+        } catch (Exception e) {
+            done.countDown();
+            LOG.log(System.Logger.Level.WARNING, DeleteFailures.couldNotDelete(node, client.address())
+                    + " (" + client.description + "); the session end frees it", e);
+        }
+        return done;
+    }
+
+    // ---- after a failed acquisition --------------------------------------------------------------------------------
+
+    /**
+     * One synchronous round trip on our session. Curator deletes its node when an acquisition is interrupted, but
+     * it re-sets the interrupt flag first, so its delete is sent and not waited for; requests of one session run in
+     * order, so once this returns that delete is done.
+     */
+    void settle(String path) {
+        if (!client.isConnected()) {
+            return; // nothing goes out now; Curator's guaranteed deletes retry in the background
+        }
+        try {
+            client.framework.checkExists().forPath(path);
+        } catch (Exception e) {
+            clearInterrupt(e);
+            LOG.log(System.Logger.Level.DEBUG, "settling " + path + " after an interrupt failed", e);
+        }
+    }
+
+    /** Deletes the lease nodes whose data is {@code mark} (the interrupt flag clear); failures go to {@code failure}. */
+    void deleteMarkedLeases(String leases, byte[] mark, Exception failure) {
+        List<String> children;
+        try {
+            children = client.framework.getChildren().forPath(leases);
+        } catch (KeeperException.NoNodeException e) {
+            return;
+        } catch (Exception e) {
+            clearInterrupt(e);
+            failure.addSuppressed(e);
+            return;
+        }
+        for (String child : children) {
+            String node = ZKPaths.makePath(leases, child);
+            try {
+                if (Arrays.equals(mark, client.framework.getData().forPath(node))) {
+                    deleteQuietly(node, failure);
+                }
+            } catch (KeeperException.NoNodeException e) {
+                // another's, released meanwhile
+            } catch (Exception e) {
+                clearInterrupt(e);
+                failure.addSuppressed(e);
+            }
+        }
+    }
+
+    /** Deletes our own node now; a missing node is fine. Failures are attached to {@code failure}. */
+    void deleteQuietly(String node, Exception failure) {
+        if (node == null) {
+            return;
+        }
+        try {
+            client.framework.delete().quietly().guaranteed().forPath(node);
+        } catch (Exception e) {
+            clearInterrupt(e);
+            failure.addSuppressed(e);
+        }
+    }
+
+    /** A clean-up that was interrupted carries on without the flag: the caller reports the interrupt. */
+    private static void clearInterrupt(Exception e) {
+        if (e instanceof InterruptedException) {
+            Thread.interrupted();
+        }
+    }
+
+    /** Ends the watchdog's thread. */
+    @Override
+    public void close() {
+        watchdog.close();
+    }
+}

@@ -1,0 +1,338 @@
+package org.lockspi.jdbc.internal;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.lockspi.spi.BackendEvents;
+
+/**
+ * The live leases of one backend and their signal. A thread renews every lease each {@code leaseTime / 3}, and
+ * refreshes the queue entries of the waiting acquisitions, on a connection of its own that it keeps: a server that
+ * restarted or a network that broke shows as a failed renewal there, even when the pool quietly replaces its
+ * other connections. A failed pass suspends the connection (leases {@code UNCERTAIN}) and is tried again with a
+ * back-off until one succeeds (leases {@code HELD} again, or lost if their row is gone or has another owner);
+ * the engine turns a lease {@code LOST} at its {@code validUntilNanos()} whatever happens here. Every few minutes
+ * it also tidies the rows that ran out (a crashed client's), through the backend's queue transaction.
+ *
+ * <p>Threads: the keeper reports events; {@link #failed()} and {@link #acquired(JdbcLease)} are called from
+ * application threads.
+ */
+final class LeaseKeeper {
+    private static final System.Logger LOG = System.getLogger(LeaseKeeper.class.getName());
+
+    private final JdbcSettings settings;
+    private final Sql sql;
+    private final BackendEvents events;
+    private final Connections connections;
+    private final Supplier<List<Attempt>> queued;
+    private final Runnable tidy;
+    private final long leaseMs;
+    private final Set<JdbcLease> live = ConcurrentHashMap.newKeySet();
+    private final ScheduledThreadPoolExecutor thread;
+    private final AtomicBoolean probing = new AtomicBoolean();
+    private final long tidyEvery;
+    private long passes; // keeper thread only
+    private volatile long probeDelay;
+    private Connection connection; // keeper thread only
+    /** Whether the keeper holds its connection (written by the keeper thread). */
+    private volatile boolean connected;
+
+    private final Object state = new Object();
+    private volatile boolean closed; // written under state
+    private boolean suspended; // guarded by state
+
+    /**
+     * @param queued the acquisitions that may have an entry in the queue, whose entries it refreshes
+     * @param tidy   tidies the rows that ran out, on a pooled connection
+     */
+    LeaseKeeper(JdbcSettings settings, Sql sql, BackendEvents events, Connections connections,
+                Supplier<List<Attempt>> queued, Runnable tidy) {
+        this.settings = settings;
+        this.sql = sql;
+        this.events = events;
+        this.connections = connections;
+        this.queued = queued;
+        this.tidy = tidy;
+        this.leaseMs = settings.leaseTime().toMillis();
+        this.probeDelay = settings.retryInitial().toNanos();
+        long interval = settings.renewInterval().toNanos();
+        this.tidyEvery = Math.max(1, TimeUnit.MINUTES.toNanos(5) / interval);
+        thread = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "lockspi-jdbc-keeper-" + settings.address());
+            t.setDaemon(true);
+            return t;
+        });
+        thread.setRemoveOnCancelPolicy(true);
+        thread.scheduleWithFixedDelay(this::renewAll, interval, interval, TimeUnit.NANOSECONDS);
+    }
+
+    /** A new lease, renewed from now on. If the connection was suspended, an answer has just come: check all. */
+    void acquired(JdbcLease lease) {
+        live.add(lease);
+        boolean wasSuspended;
+        synchronized (state) {
+            wasSuspended = suspended;
+        }
+        if (wasSuspended) {
+            restore(); // the grant was an answer: the database is back (leases whose renewal is overdue stay UNCERTAIN)
+            renewSoon();
+        } else if (!connected) {
+            connectSoon();
+        }
+    }
+
+    /**
+     * Opens the keeper's connection now, not at the next renewal: a restart of the database while a lease is held
+     * then shows as that connection's failure (and the lease {@code UNCERTAIN}) even if the pool's connections are
+     * replaced without a word.
+     */
+    private void connectSoon() {
+        try {
+            thread.execute(() -> {
+                if (connection != null || closed) {
+                    return;
+                }
+                try {
+                    connection = connections.dedicated();
+                    connected = true;
+                } catch (SQLException e) {
+                    failed();
+                }
+            });
+        } catch (RejectedExecutionException closing) {
+            // closed meanwhile
+        }
+    }
+
+    /** A released lease: no longer renewed. */
+    void forget(JdbcLease lease) {
+        live.remove(lease);
+    }
+
+    private void renewSoon() {
+        try {
+            thread.execute(this::renewAll);
+        } catch (RejectedExecutionException closing) {
+            // closed meanwhile: close frees the leases
+        }
+    }
+
+    /** The keeper's pass: extend every live lease that is still ours and every queued entry; report changes. */
+    private void renewAll() {
+        if (closed) {
+            return;
+        }
+        List<JdbcLease> leases = new ArrayList<>(live);
+        List<Attempt> waiting = queued.get();
+        boolean wasSuspended;
+        synchronized (state) {
+            wasSuspended = suspended;
+        }
+        if (leases.isEmpty() && waiting.isEmpty() && !wasSuspended) {
+            maybeTidy();
+            return;
+        }
+        try {
+            if (connection == null) {
+                connection = connections.dedicated();
+                connected = true;
+            }
+            long sentAt = System.nanoTime();
+            if (leases.isEmpty() && waiting.isEmpty()) {
+                try (Statement s = connection.createStatement()) {
+                    s.executeQuery(sql.selectNow).close(); // a probe: is the database back?
+                }
+            }
+            List<JdbcLease> gone = new ArrayList<>();
+            renew(leases, true, gone);
+            renew(leases, false, gone);
+            refresh(waiting);
+            for (JdbcLease lease : leases) {
+                if (!gone.contains(lease)) {
+                    lease.confirmed(sentAt);
+                }
+            }
+            for (JdbcLease lease : gone) {
+                lost(lease, "its row is gone, has run out or has another owner");
+            }
+        } catch (SQLException | RuntimeException | AssertionError e) {
+            // (pgjdbc 42.7 throws an AssertionError from a batch on a connection that broke under it; a periodic
+            // task that let it escape would never run again)
+            if (!closed) {
+                LOG.log(System.Logger.Level.DEBUG, () -> "lease renewal on " + settings + " failed", e);
+                connections.closeDedicated(connection, true);
+                connection = null;
+                connected = false;
+                failed();
+            }
+            return;
+        }
+        restore();
+        maybeTidy();
+    }
+
+    private void renew(List<JdbcLease> leases, boolean exclusive, List<JdbcLease> gone) throws SQLException {
+        List<JdbcLease> some = new ArrayList<>();
+        for (JdbcLease lease : leases) {
+            if (lease.exclusive() == exclusive && !lease.isReleased() && !lease.isLost()) {
+                some.add(lease);
+            }
+        }
+        if (some.isEmpty()) {
+            return;
+        }
+        int[] counts = batch(exclusive ? sql.renewExclusive : sql.renewShared, some.size(), (s, i) -> {
+            JdbcLease lease = some.get(i);
+            s.setLong(1, leaseMs);
+            if (exclusive) {
+                s.setString(2, lease.lockId);
+                s.setString(3, lease.id);
+            } else {
+                s.setString(2, lease.id);
+            }
+        });
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] == 0 && !some.get(i).isReleased()) {
+                gone.add(some.get(i));
+            }
+        }
+    }
+
+    private void refresh(List<Attempt> waiting) throws SQLException {
+        if (!waiting.isEmpty()) {
+            batch(sql.refreshWaiter, waiting.size(), (s, i) -> {
+                s.setLong(1, leaseMs);
+                s.setString(2, waiting.get(i).id);
+            });
+        }
+    }
+
+    private interface Binder {
+        void bind(PreparedStatement s, int i) throws SQLException;
+    }
+
+    /** Runs one statement for each item, as a batch where the driver counts each, else one by one. */
+    private int[] batch(String statement, int n, Binder binder) throws SQLException {
+        try (PreparedStatement s = connection.prepareStatement(statement)) {
+            for (int i = 0; i < n; i++) {
+                binder.bind(s, i);
+                s.addBatch();
+            }
+            int[] counts = s.executeBatch();
+            boolean counted = counts.length == n;
+            for (int c : counts) {
+                counted &= c >= 0;
+            }
+            if (counted) {
+                return counts;
+            }
+            counts = new int[n]; // the driver did not count each row (a bulk batch): once more, one by one
+            for (int i = 0; i < n; i++) {
+                binder.bind(s, i);
+                counts[i] = s.executeUpdate();
+            }
+            return counts;
+        }
+    }
+
+    private void maybeTidy() {
+        if (++passes % tidyEvery == 0 && !closed) {
+            try {
+                tidy.run();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, () -> "tidying " + settings + " failed", e);
+            }
+        }
+    }
+
+    /**
+     * After a failed call: leases uncertain at once, and probes (a renewal pass) with a back-off from
+     * retryInitial doubling to min(retryMax, renewInterval) until one succeeds.
+     */
+    void failed() {
+        suspend();
+        if (closed || !probing.compareAndSet(false, true)) {
+            return;
+        }
+        long delay = probeDelay;
+        probeDelay = Math.min(delay * 2, Math.min(settings.retryMax().toNanos(), settings.renewInterval().toNanos()));
+        try {
+            thread.schedule(() -> {
+                probing.set(false);
+                renewAll();
+            }, delay, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closing) {
+            probing.set(false);
+        }
+    }
+
+    private void lost(JdbcLease lease, String why) {
+        if (lease.markLost()) {
+            live.remove(lease);
+            LOG.log(System.Logger.Level.DEBUG, () -> "lease lost: " + lease + ": " + why);
+            events.leaseLost(lease);
+        }
+    }
+
+    private void suspend() {
+        synchronized (state) {
+            if (!closed && !suspended) {
+                suspended = true;
+                events.connectionSuspended();
+            }
+        }
+    }
+
+    /** After a pass that succeeded: resumes a suspended connection, or confirms leases whose renewal was late. */
+    private void restore() {
+        probeDelay = settings.retryInitial().toNanos();
+        synchronized (state) {
+            if (closed) {
+                return;
+            }
+            if (suspended) {
+                suspended = false;
+                events.connectionRestored();
+                return;
+            }
+        }
+        events.leasesConfirmed();
+    }
+
+    /**
+     * Stops renewing, waiting for a pass under way at most socketTimeout + 1 s, and gives back its connection.
+     *
+     * @return the leases still live, for the caller to free; idempotent (the second call returns none)
+     */
+    List<JdbcLease> close() {
+        synchronized (state) {
+            if (closed) {
+                return List.of();
+            }
+            closed = true;
+        }
+        thread.shutdownNow();
+        try {
+            if (!thread.awaitTermination(settings.socketTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS)) {
+                LOG.log(System.Logger.Level.WARNING, "the lease keeper of " + settings + " did not stop");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        connections.closeDedicated(connection, false);
+        connection = null;
+        List<JdbcLease> leases = new ArrayList<>(live);
+        live.clear();
+        return leases;
+    }
+}

@@ -1,0 +1,32 @@
+-- lockspi JDBC provider: the schema on MariaDB (10.6 or newer), for teams that migrate with Flyway or Liquibase.
+-- The provider creates exactly this on first use unless createSchema=false. With tablePrefix=P, replace every
+-- "lockspi_" below by P. Times are milliseconds since the epoch by the database's clock.
+
+-- One row per lock that has state: its exclusive holder (mutex, non-reentrant mutex, writer), if any, and how
+-- many rows of lockspi_entry it has (waiters, readers, semaphore permits).
+CREATE TABLE IF NOT EXISTS lockspi_lock (
+    lock_id    VARCHAR(64)   CHARACTER SET ascii COLLATE ascii_bin NOT NULL PRIMARY KEY,
+    lock_name  VARCHAR(5500) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+    owner      VARCHAR(100)  CHARACTER SET ascii COLLATE ascii_bin,
+    kind       CHAR(1)       CHARACTER SET ascii COLLATE ascii_bin,
+    token      BIGINT,
+    granted_ms BIGINT,
+    expires_ms BIGINT,
+    entries    INTEGER       NOT NULL
+) ENGINE=InnoDB;
+
+-- Waiters in arrival order (seq), and the shared holders (readers, permits: token not NULL).
+CREATE TABLE IF NOT EXISTS lockspi_entry (
+    entry_id   VARCHAR(100) CHARACTER SET ascii COLLATE ascii_bin NOT NULL PRIMARY KEY,
+    lock_id    VARCHAR(64)  CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+    seq        BIGINT       NOT NULL,
+    kind       CHAR(1)      CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+    permits    INTEGER      NOT NULL,
+    token      BIGINT,
+    granted_ms BIGINT,
+    expires_ms BIGINT       NOT NULL,
+    INDEX lockspi_entry_lock (lock_id, seq)
+) ENGINE=InnoDB;
+
+-- Fencing tokens and queue order. MariaDB's sequence cache is shared by all sessions, so values stay in order.
+CREATE SEQUENCE IF NOT EXISTS lockspi_token ENGINE=InnoDB;

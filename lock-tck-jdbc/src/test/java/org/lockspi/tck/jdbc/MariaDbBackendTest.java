@@ -1,0 +1,8 @@
+package org.lockspi.tck.jdbc;
+
+class MariaDbBackendTest extends DatabaseBackendTests {
+    @Override
+    DatabaseBackend start() {
+        return MariaDbBackend.start();
+    }
+}

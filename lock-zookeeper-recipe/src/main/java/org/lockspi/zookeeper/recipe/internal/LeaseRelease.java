@@ -1,0 +1,104 @@
+package org.lockspi.zookeeper.recipe.internal;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.lockspi.LockException;
+import org.lockspi.zookeeper.recipe.ZkOps;
+
+/**
+ * The release of a lease: its node deleted on the cleaner thread, waited for at most the release bound (past it, or
+ * with the connection down, the delete is left to the reconnection or the session's end, and the caller is told
+ * with {@link DeleteFailures}). A lease the engine judged lost by its deadline while the session lives on still
+ * deletes its node; a lease whose session is gone touches nothing (a later holder's node is never ours). The waiter
+ * behind a released mutex node is told whether it is known gone ({@link ZkOwnNode}).
+ */
+final class LeaseRelease {
+    private final ZkOps ops;
+    private final SessionGate gate;
+    private final ResidueCleaner cleaner;
+    private final WaitQueue queue;
+    private final LiveLeases leases;
+    private final Duration releaseBound;
+
+    LeaseRelease(ZkOps ops, SessionGate gate, ResidueCleaner cleaner, WaitQueue queue, LiveLeases leases,
+                 Duration releaseBound) {
+        this.ops = ops;
+        this.gate = gate;
+        this.cleaner = cleaner;
+        this.queue = queue;
+        this.leases = leases;
+        this.releaseBound = releaseBound;
+    }
+
+    /**
+     * Releases the lease, once; later calls do nothing.
+     *
+     * @throws org.lockspi.LockConnectionException if the delete did not go through within the bound; it is left
+     *                                             to the reconnection or the session's end
+     */
+    void release(ZkLease lease) {
+        if (!lease.markReleased()) {
+            return;
+        }
+        leases.forget(lease);
+        ZkOwnNode mine = queue.released(lease.path());
+        if (mine == null) {
+            releaseNode(lease, null);
+            return;
+        }
+        mine.released();
+        boolean reported = false;
+        try {
+            reported = releaseNode(lease, mine);
+        } finally {
+            if (!reported) {
+                mine.deleteDone(false);
+            }
+        }
+    }
+
+    /**
+     * @return true when the delete went through the cleaner within the bound (the cleaner told {@code mine} its
+     *         outcome); false (or an exception) otherwise, and the caller tells {@code mine} "not known gone" (a
+     *         late delete may still tell it "gone" afterwards, which is then true)
+     */
+    private boolean releaseNode(ZkLease lease, ZkOwnNode mine) {
+        if (lease.isLost() || gate.isClosed() || gate.session() != lease.session()) {
+            return false; // its node went with its session; never touch a later holder's
+        }
+        String path = lease.path();
+        ResidueCleaner.Residue own = ResidueCleaner.Residue.node(path);
+        if (!gate.isConnected()) {
+            cleaner.leave(own);
+            throw DeleteFailures.notConnected(path, ops.address());
+        }
+        Future<?> delete;
+        try {
+            delete = cleaner.submit(own, gone -> {
+                if (mine != null) {
+                    mine.deleteDone(gone);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            return false; // closing: the session's end frees it
+        }
+        try {
+            delete.get(releaseBound.toNanos(), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            throw DeleteFailures.notWithin(path, ops.address(), releaseBound, e);
+        } catch (InterruptedException e) {
+            throw DeleteFailures.interrupted(path, ops.address(), e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException) {
+                throw (RuntimeException) cause;
+            }
+            throw new LockException("ZooKeeper at " + ops.address() + " failed: delete " + path, cause);
+        }
+    }
+}
