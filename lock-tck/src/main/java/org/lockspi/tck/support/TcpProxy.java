@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -47,6 +48,8 @@ import java.util.regex.Pattern;
  *
  * <p>Two threads per connection copy the bytes, and one more delivers the delayed ones; at most {@value #CONNECTIONS} connections at once. Thread-safe;
  * {@link #close()} closes every socket and ends every thread, idempotent.
+ *
+ * <p>(Over 500 lines: the cut, the wire tap and the delay all act on each connection's two pumps and its state.)
  */
 public final class TcpProxy implements AutoCloseable {
     static final int CONNECTIONS = 32;
@@ -61,6 +64,8 @@ public final class TcpProxy implements AutoCloseable {
     private final List<Link> links = new ArrayList<>(); // guarded by this
     private final Set<String> upstreams = new LinkedHashSet<>(); // guarded by this
     private ServerSocket listener; // guarded by this; null while refusing
+    /** Counted down when the accept loop of {@code listener} has returned. */
+    private CountDownLatch acceptEnded; // guarded by this
     private boolean cut; // guarded by this
     /** How long bytes from the server are held back, in ns; 0 forwards them at once. */
     private volatile long delayNanos;
@@ -109,7 +114,9 @@ public final class TcpProxy implements AutoCloseable {
         }
         port = listener.getLocalPort();
         ServerSocket first = listener;
-        threads.execute(() -> acceptLoop(first));
+        CountDownLatch ended = new CountDownLatch(1);
+        acceptEnded = ended;
+        threads.execute(() -> acceptLoop(first, ended));
     }
 
     /**
@@ -214,11 +221,24 @@ public final class TcpProxy implements AutoCloseable {
      *
      * @param acceptNew whether new connections are still accepted (and black-holed) or refused
      */
-    public synchronized void blackHole(boolean acceptNew) {
-        cut = true;
-        if (!acceptNew && listener != null) {
-            closeQuietly(listener);
-            listener = null;
+    public void blackHole(boolean acceptNew) {
+        CountDownLatch ended = null;
+        synchronized (this) {
+            cut = true;
+            if (!acceptNew && listener != null) {
+                closeQuietly(listener);
+                listener = null;
+                ended = acceptEnded;
+            }
+        }
+        if (ended != null) {
+            // the kernel keeps the socket listening until the thread blocked in accept() has left it: connections
+            // are refused only from then on (outside the lock, which that thread may be waiting for)
+            try {
+                ended.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -256,14 +276,24 @@ public final class TcpProxy implements AutoCloseable {
                 again.setReuseAddress(true);
                 again.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
                 listener = again;
-                threads.execute(() -> acceptLoop(again));
+                CountDownLatch ended = new CountDownLatch(1);
+                acceptEnded = ended;
+                threads.execute(() -> acceptLoop(again, ended));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot listen on proxy port " + port + " again", e);
             }
         }
     }
 
-    private void acceptLoop(ServerSocket socket) {
+    private void acceptLoop(ServerSocket socket, CountDownLatch ended) {
+        try {
+            accept(socket);
+        } finally {
+            ended.countDown();
+        }
+    }
+
+    private void accept(ServerSocket socket) {
         while (true) {
             Socket client;
             try {
