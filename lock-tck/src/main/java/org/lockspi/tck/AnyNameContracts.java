@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,12 +22,16 @@ import org.lockspi.LockService;
 import org.lockspi.spi.LockKeys;
 import org.lockspi.tck.internal.Kind;
 import org.lockspi.tck.internal.NameSamples;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §2.8 to §2.10: any string is a lock name. The engine maps a name outside the readable form to the backend key
  * {@code '~' + base64url(UTF-8)} ({@link LockKeys}); these rules check that every provider stores each name under
  * that key, that names round-trip, and that two names are two locks.
  */
+@Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
 public interface AnyNameContracts extends TckContext {
 
     /**
@@ -40,6 +46,8 @@ public interface AnyNameContracts extends TckContext {
     @Diagnosis("Such a name reaches the provider as its key, '~' plus base64url, up to 5,463 characters: look for a "
             + "key or path length limit in LockBackend.acquire, special handling of '~', '-' or '_', or a provider "
             + "storing LockKeys.name() instead of AcquireRequest.name().")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = {READ, THREAD_FREE, ASYNC}, reason = Why.NAME_OF_THE_LOCK)
     @DisplayName("§2.8 any string is a name: it round-trips through name() and lockName() and is acquired and released by every kind")
     default void anyStringIsAName() throws InterruptedException {
         List<Kind> kinds = requireSomeKind(provider());
@@ -73,6 +81,10 @@ public interface AnyNameContracts extends TckContext {
     @Diagnosis("Two names reach the provider as two keys: it merges them if it normalises keys (lower case, Unicode "
             + "normalisation, trimming, collapsing '/') or hashes or cuts long keys into one node or Redis key. Store "
             + "AcquireRequest.name() as it is.")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = "the engine "
+            + "maps a name to one key for every kind (LockKeys), and the keys are checked to be distinct; where each "
+            + "kind stores its state under the key is §2.10's check of every kind")
     @DisplayName("§2.9 distinct names never share a lock: no two of 5000 random names share a key, and holding a name never excludes another")
     default void distinctNamesAreDistinctLocks() throws InterruptedException {
         Map<String, String> byKey = new HashMap<>();
@@ -115,6 +127,8 @@ public interface AnyNameContracts extends TckContext {
     @Diagnosis("The server state must be stored under AcquireRequest.name() as given: a provider that re-encodes the "
             + "key (URL-encoding, its own escaping of '~'), stores LockKeys.name() of it, or a hash of it, is "
             + "invisible at the key and incompatible with other providers.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = {READ, THREAD_FREE, ASYNC}, reason = Why.NAME_OF_THE_LOCK)
     @DisplayName("§2.10 a name's key is stable and the same for every provider; (INSPECT) a held name's server state is at its key")
     default void keysAreStable() throws InterruptedException {
         Map<String, String> fixed = new LinkedHashMap<>();

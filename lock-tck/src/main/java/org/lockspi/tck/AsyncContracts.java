@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -34,6 +36,10 @@ import org.lockspi.ThreadFreeReadWriteLock;
 import org.lockspi.tck.internal.Async;
 import org.lockspi.tck.internal.AsyncKind;
 import org.lockspi.tck.internal.Poll;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.CoveredBy;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §23 Asynchronous acquisition and thread-free read-write locks: {@code acquireAsync}, {@code tryAcquireAsync},
@@ -48,16 +54,6 @@ public interface AsyncContracts extends TckContext {
             requireFeature(LockFeature.NON_REENTRANT_MUTEX); // skips, naming the first of the three
         }
         return kinds;
-    }
-
-    private static <T> T await(CompletableFuture<T> future, Duration max, String what) throws InterruptedException {
-        try {
-            return future.get(max.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw new AssertionError(what + " failed: " + e.getCause(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new AssertionError(what + " did not complete within " + max);
-        }
     }
 
     private static Throwable failureOf(CompletableFuture<?> future, Duration max, String what)
@@ -86,6 +82,9 @@ public interface AsyncContracts extends TckContext {
     @Diagnosis("The future runs LockBackend.acquire on a thread the engine starts, and the test releases from yet "
             + "another: a grant or BackendLease.release bound to the calling thread (a thread-owned client lock, "
             + "thread-local state) fails here.")
+    @Covers(kinds = {NON_REENTRANT_MUTEX, SEMAPHORE, THREAD_FREE, ASYNC})
+    @Inapplicable(kinds = {MUTEX, READ, WRITE}, reason = Why.NO_ASYNC_FORM)
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§23.1 acquireAsync of a free lock completes with a HELD lease that any thread may release, for every thread-free kind")
     default void asyncGrantedFutureHoldsALease() throws InterruptedException {
         List<AsyncKind> kinds = asyncKinds();
@@ -93,7 +92,7 @@ public interface AsyncContracts extends TckContext {
         LockService b = openClient();
         for (AsyncKind kind : kinds) {
             String name = uniqueName("async-grant-" + kind);
-            Lease lease = await(kind.of(a, name).acquireAsync(WAIT), WAIT.plus(BOUND), kind + ": acquireAsync");
+            Lease lease = Async.await(kind.of(a, name).acquireAsync(WAIT), WAIT.plus(BOUND), kind + ": acquireAsync");
             assertEquals(LeaseState.HELD, lease.state(), kind + ": the granted lease");
             assertEquals(name, lease.lockName());
             assertTrue(kind.of(b, name).tryAcquire().isEmpty(), kind + ": another client got the lock the future holds");
@@ -102,7 +101,7 @@ public interface AsyncContracts extends TckContext {
                 return null;
             }).get(BOUND);
             assertEquals(LeaseState.RELEASED, lease.state(), kind + ": released by another thread");
-            Optional<Lease> next = await(kind.of(b, name).tryAcquireAsync(WAIT), WAIT.plus(BOUND),
+            Optional<Lease> next = Async.await(kind.of(b, name).tryAcquireAsync(WAIT), WAIT.plus(BOUND),
                     kind + ": tryAcquireAsync after the release");
             assertTrue(next.isPresent(), kind + ": the lock released by another thread was not freed");
             next.get().release();
@@ -120,6 +119,9 @@ public interface AsyncContracts extends TckContext {
     @Test
     @Diagnosis("The timeout counts from the call and ends with LockBackend.acquire returning null at its Deadline: "
             + "look for a wait that overshoots it (see §5.2), in the path of each thread-free kind.")
+    @Covers(kinds = {NON_REENTRANT_MUTEX, SEMAPHORE, THREAD_FREE, ASYNC}, shapes = ONE_WAITER)
+    @Inapplicable(kinds = {MUTEX, READ, WRITE}, reason = Why.NO_ASYNC_FORM)
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
     @DisplayName("§23.2 acquireAsync(timeout) of a held lock fails with LockTimeoutException and tryAcquireAsync(timeout) completes empty, within timeout plus the overshoot bound")
     default void asyncTimedFutureTimesOut() throws InterruptedException {
         List<AsyncKind> kinds = asyncKinds();
@@ -137,7 +139,7 @@ public interface AsyncContracts extends TckContext {
             assertTrue(failure.getMessage().contains(name), kind + ": the message names the lock: " + failure.getMessage());
             assertBetween(took, TIMED, TIMED.plus(OVERSHOOT), kind + ": acquireAsync(" + TIMED + ") of a held lock");
             start = System.nanoTime();
-            Optional<Lease> empty = await(kind.of(b, name).tryAcquireAsync(TIMED), TIMED.plus(OVERSHOOT).plus(BOUND),
+            Optional<Lease> empty = Async.await(kind.of(b, name).tryAcquireAsync(TIMED), TIMED.plus(OVERSHOOT).plus(BOUND),
                     kind + ": tryAcquireAsync(" + TIMED + ")");
             assertBetween(Duration.ofNanos(System.nanoTime() - start), TIMED, TIMED.plus(OVERSHOOT),
                     kind + ": tryAcquireAsync(" + TIMED + ") of a held lock");
@@ -156,6 +158,9 @@ public interface AsyncContracts extends TckContext {
     @Diagnosis("Cancelling interrupts the thread waiting in LockBackend.acquire: the wait must end on the interrupt "
             + "and delete its entry (see §5.5), also in a semaphore's second step; a thread still alive is blocked in "
             + "a client call that ignores interrupts.")
+    @Covers(kinds = {NON_REENTRANT_MUTEX, SEMAPHORE, THREAD_FREE, ASYNC}, shapes = ONE_WAITER)
+    @Inapplicable(kinds = {MUTEX, READ, WRITE}, reason = Why.NO_ASYNC_FORM)
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
     @DisplayName("§23.3 cancelling a waiting future ends its wait, leaves nothing on the server, and the lock then passes normally")
     default void asyncCancelLeavesNothing() throws InterruptedException {
         List<AsyncKind> kinds = asyncKinds();
@@ -199,6 +204,11 @@ public interface AsyncContracts extends TckContext {
     @Diagnosis("An interrupt that lands after the server granted but before LockBackend.acquire returns must give the "
             + "grant back: delete the node or key made in that window (Curator's semaphore leaves its lease node when "
             + "interrupted there) before throwing InterruptedException.")
+    @Covers(kinds = {NON_REENTRANT_MUTEX, ASYNC}, shapes = ONE_WAITER)
+    @Inapplicable(kinds = {MUTEX, READ, WRITE}, reason = Why.NO_ASYNC_FORM)
+    @Inapplicable(kinds = {SEMAPHORE, THREAD_FREE}, reason = "the race of a grant against a cancel is the engine's, "
+            + "the same for every thread-free kind: run on the first declared")
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
     @DisplayName("§23.4 a grant that races the cancel is released, never leaked: twenty races in a row leave the lock free")
     default void asyncGrantRacingCancelNeverLeaks() throws InterruptedException {
         AsyncKind kind = asyncKinds().get(0);
@@ -225,7 +235,7 @@ public interface AsyncContracts extends TckContext {
             canceller.get(BOUND);
             if (!waiting.isCancelled()) {
                 granted++;
-                await(waiting, WAIT, kind + " round " + round + ": the future that won the race").release();
+                Async.await(waiting, WAIT, kind + " round " + round + ": the future that won the race").release();
             }
             Optional<Lease> free = checker.tryAcquire(WAIT);
             if (free.isEmpty()) {
@@ -250,6 +260,9 @@ public interface AsyncContracts extends TckContext {
     @Test
     @Diagnosis("The engine fails the futures; their threads end only when LockBackend.close wakes the acquisitions "
             + "waiting in it, which must then delete their entries and throw IllegalStateException (see §8.5).")
+    @Covers(kinds = {NON_REENTRANT_MUTEX, SEMAPHORE, THREAD_FREE, ASYNC}, shapes = ONE_WAITER)
+    @Inapplicable(kinds = {MUTEX, READ, WRITE}, reason = Why.NO_ASYNC_FORM)
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
     @DisplayName("§23.5 close() fails every pending future with IllegalStateException, ends its wait and leaves nothing on the server")
     default void asyncCloseFailsPendingFutures() throws InterruptedException {
         List<AsyncKind> kinds = asyncKinds();
@@ -305,6 +318,9 @@ public interface AsyncContracts extends TckContext {
     @Diagnosis("Each thread-free read is its own LockBackend.acquire of LockKind.READ without heldWrite: two reads of "
             + "one client must share, and that client's writer must wait for them. Releases come from any thread; "
             + "thread-free and thread-bound halves share one server state.")
+    @Covers(kinds = {READ, WRITE, THREAD_FREE, ASYNC}, shapes = {ONE_WAITER, MIXED_KINDS})
+    @CoveredBy(value = "§14.5", shapes = SEVERAL_WAITERS)
+    @Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, SEMAPHORE}, reason = Why.READ_WRITE_ONLY)
     @DisplayName("§23.6 thread-free read-write halves: readers share and a writer excludes, across clients and with readWriteLock; any thread releases; a writer acquired asynchronously waits for the readers")
     default void threadFreeReadWriteSharesAndExcludes() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
@@ -334,7 +350,7 @@ public interface AsyncContracts extends TckContext {
             }).get(BOUND);
             assertEquals(LeaseState.RELEASED, r.state());
         }
-        Lease w = await(writer, WAIT, "the waiting writer after the last reader left");
+        Lease w = Async.await(writer, WAIT, "the waiting writer after the last reader left");
         assertEquals(LeaseState.HELD, w.state());
         assertTrue(mine.readLock().tryAcquire().isEmpty(), "a thread-free reader got in past a writer");
         assertTrue(c.readWriteLock(name).readLock().tryAcquire().isEmpty(), "readWriteLock's reader got in past a writer");

@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +15,10 @@ import org.lockspi.Lease;
 import org.lockspi.LeaseState;
 import org.lockspi.LockFeature;
 import org.lockspi.tck.internal.StateRecorder;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.CoveredBy;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §16 Connection suspension: while the connection is down a held lease is {@link LeaseState#UNCERTAIN}; when the
@@ -36,6 +42,10 @@ public interface ConnectionSuspensionContracts extends TckContext {
     @Diagnosis("Call BackendEvents.connectionSuspended when the connection drops and connectionRestored when it "
             + "returns in the same session; a lease stuck UNCERTAIN missed the restore (or confirmedUntilNanos never "
             + "moved: call leasesConfirmed), LOST with SURVIVES_RESTART lost its session.")
+    @Covers(kinds = MUTEX)
+    @CoveredBy(value = "§16.2", kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§16.1 mutex: across a quick server restart the lease goes UNCERTAIN and back to HELD (or, without "
             + "SURVIVES_RESTART, turns LOST for good), and the listener sees it")
     default void leaseSurvivesQuickRestart() throws InterruptedException {

@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,12 +19,20 @@ import org.lockspi.LockService;
 import org.lockspi.tck.support.TempDir;
 import org.lockspi.tck.support.ChildJvm;
 import org.lockspi.tck.process.HolderMain;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.CoveredBy;
+import org.lockspi.tck.coverage.Inapplicable;
 
 /**
  * §10 Cross-process exclusion: separate JVM processes exclude each other as separate services in one JVM do.
  * Each participant runs {@link HolderMain#guardedIncrement(Path)} under the lock, which notices a second holder
  * inside the critical section through a marker file and counts every pass.
  */
+@Inapplicable(kinds = {READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = "the other processes run HolderMain's "
+        + "critical section on the mutex and the non-reentrant mutex; the other kinds' exclusion is in-process (§6.7, "
+        + "§7.2) and the same server requests")
+@Inapplicable(shapes = MIXED_KINDS, reason = "one kind hammers")
+@Inapplicable(shapes = ONE_WAITER, reason = "a hammer queues several at once")
 public interface CrossProcessExclusionContracts extends TckContext {
 
     /**
@@ -36,6 +46,8 @@ public interface CrossProcessExclusionContracts extends TckContext {
     @Diagnosis("The lock's server state must be the same for every process: look for keys or paths namespaced by the "
             + "process (a pid or a per-JVM random prefix), owner ids that collide across JVMs (a counter from 1 in "
             + "each), or a provider not registered for ServiceLoader.")
+    @Covers(kinds = MUTEX, shapes = SEVERAL_WAITERS)
+    @CoveredBy(value = "§10.2", kinds = NON_REENTRANT_MUTEX)
     @DisplayName("§10.1 mutex: two other JVMs and this one never hold it at once, and every pass is counted")
     default void mutexExcludesAcrossProcesses() throws IOException, InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -52,6 +64,8 @@ public interface CrossProcessExclusionContracts extends TckContext {
     @Diagnosis("As §10.1, in the non-reentrant mutex's own path through LockBackend.acquire (ZooKeeper: Curator's "
             + "semaphore layout; Redis: kind N): look there for a per-process namespace or owner ids that collide "
             + "across JVMs.")
+    @Covers(kinds = NON_REENTRANT_MUTEX, shapes = SEVERAL_WAITERS)
+    @CoveredBy(value = "§10.1", kinds = MUTEX)
     @DisplayName("§10.2 non-reentrant mutex: another JVM and this one never hold it at once, and every pass is "
             + "counted")
     default void nonReentrantMutexExcludesAcrossProcesses() throws IOException, InterruptedException {

@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -24,8 +26,13 @@ import org.lockspi.Locks;
 import org.lockspi.ProviderSelectionException;
 import org.lockspi.spi.LockProvider;
 import org.lockspi.spi.LockUri;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /** §1 Discovery and selection: the provider is found by {@link java.util.ServiceLoader} and chosen by the rules. */
+@Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, shapes = {ONE_WAITER,
+        SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_LOCK)
 public interface DiscoveryContracts extends TckContext {
 
     /**
@@ -38,6 +45,7 @@ public interface DiscoveryContracts extends TckContext {
     @Diagnosis("The provider's jar lacks META-INF/services/org.lockspi.spi.LockProvider, or the file names another "
             + "class; a duplicate name means another jar on the class path registers a provider with the same "
             + "LockProvider.name().")
+    @Covers(kinds = {})
     @DisplayName("§1.1 Locks.providers() lists the provider: it is registered with ServiceLoader")
     default void providerIsRegistered() {
         List<LockProvider> installed = Locks.providers();
@@ -60,6 +68,7 @@ public interface DiscoveryContracts extends TckContext {
     @Diagnosis("Look at LockProvider.name/version/schemes/features/parameters: a version read from a resource the jar "
             + "lacks comes out blank, a scheme in upper case never matches a URI, and 'provider' among parameters() "
             + "claims the engine's own parameter.")
+    @Covers(kinds = {})
     @DisplayName("§1.2 the provider describes itself: name, version, lower-case schemes including the backend's")
     default void providerDescribesItself() {
         LockProvider p = provider();
@@ -86,6 +95,7 @@ public interface DiscoveryContracts extends TckContext {
     @Diagnosis("Selection is the engine's; a failure means LockProvider.open refused the client URI, or the instance "
             + "ServiceLoader creates differs from the one under test (name() or features() set through static state "
             + "or configuration instead of being fixed by the class).")
+    @Covers(kinds = {})
     @DisplayName("§1.3 Locks.open with the provider's name, instance or provider= parameter uses that provider")
     default void openByNameUsesIt() {
         String name = provider().name();
@@ -116,6 +126,7 @@ public interface DiscoveryContracts extends TckContext {
     @Diagnosis("Two providers of one scheme with the same LockProvider.priority() are an ambiguous choice: give a "
             + "variant or test double a lower priority than the provider applications should get. LockProvider.open "
             + "must also accept the bare URI, without parameters.")
+    @Covers(kinds = {})
     @DisplayName("§1.4 Locks.open(uri) takes the single most preferred provider of the scheme, or fails on a tie")
     default void openByPreference() {
         String scheme = backend().scheme();
@@ -151,6 +162,7 @@ public interface DiscoveryContracts extends TckContext {
     @Test
     @Diagnosis("Pinning is the engine's; a failure means the provider ServiceLoader finds under that name cannot open "
             + "the client URI, or its LockProvider.name() differs from that of the instance under test.")
+    @Covers(kinds = {})
     @DisplayName("§1.5 the system property lockspi.provider pins the provider")
     default void systemPropertyPins() {
         String previous = System.getProperty(Locks.PROVIDER_PROPERTY);
@@ -180,6 +192,7 @@ public interface DiscoveryContracts extends TckContext {
     @Test
     @Diagnosis("The message lists Locks.providers(): a provider missing from the list is not registered for "
             + "ServiceLoader (see §1.1), or the name() of its registered instance differs from the one under test.")
+    @Covers(kinds = {})
     @DisplayName("§1.6 an unknown provider name fails at once, listing the installed providers")
     default void unknownNameFails() {
         String unknown = "no-such-provider-" + provider().name();
@@ -199,6 +212,7 @@ public interface DiscoveryContracts extends TckContext {
     @Diagnosis("The engine refuses the scheme from LockProvider.schemes() before open() is called: this fails only if "
             + "schemes() claims any scheme (a custom Set whose contains() is always true) or the lock-api on the "
             + "class path is not the kit's.")
+    @Covers(kinds = {})
     @DisplayName("§1.7 a provider that does not serve the URI's scheme is refused at once")
     default void wrongSchemeFails() {
         String scheme = "noscheme" + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 20), 36);
@@ -224,6 +238,7 @@ public interface DiscoveryContracts extends TckContext {
     @Diagnosis("The check is the engine's (org.lockspi.internal.ProviderRegistry) and comes before LockProvider.open; "
             + "if it fails, the lock-api on the class path is not the kit's, e.g. an older copy shaded into the "
             + "provider's jar.")
+    @Covers(kinds = {})
     @DisplayName("§1.8 a provider= parameter that disagrees with the provider asked for fails at once")
     default void disagreeingPinsFail() {
         String other = "other-than-" + provider().name();
@@ -245,6 +260,7 @@ public interface DiscoveryContracts extends TckContext {
     @Diagnosis("The engine refuses a parameter missing from LockProvider.parameters() before open(): a parameters() "
             + "that accepts anything (a set built from the URI, or one whose contains() is always true) lets a "
             + "misspelt option through. It must list exactly the options open() understands.")
+    @Covers(kinds = {})
     @DisplayName("§1.9 a URI parameter the provider does not accept fails at once, naming the parameter")
     default void unknownParameterFails() {
         String uri = withParameter(clientUri(), "noSuchTckParameter=1");
@@ -266,6 +282,7 @@ public interface DiscoveryContracts extends TckContext {
     @Diagnosis("Look at the messages LockProvider.open builds and the backend's toString(): the raw URI string, a "
             + "client library's connection string or exception, or a settings toString() printing a *password "
             + "parameter leaks it. Name hosts from LockUri.hostList().")
+    @Covers(kinds = {})
     @DisplayName("§1.10 credentials in a URI never appear in an exception or toString()")
     default void credentialsNeverShown() {
         String secret = "Tck5ecret" + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 30), 36);

@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.lockspi.tck.internal.Checks.BOUND;
 import static org.lockspi.tck.internal.Checks.requireSomeKind;
 
@@ -7,6 +9,9 @@ import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 import org.lockspi.tck.internal.AdversarialNames;
 import org.lockspi.tck.internal.Kind;
 import org.lockspi.tck.internal.NameFamilyRun;
@@ -19,6 +24,7 @@ import org.lockspi.tck.internal.NameFamilyRun;
  * each pair acquired in both orders, then has each refused to a client that does not hold it
  * ({@link NameFamilyRun}, which docs/spec.md describes under §2).
  */
+@Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
 public interface DistinctNameContracts extends TckContext {
 
     /**
@@ -31,6 +37,8 @@ public interface DistinctNameContracts extends TckContext {
      * {@code list(stem)} shows exactly the family.
      */
     @Test
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = {READ, THREAD_FREE, ASYNC}, reason = Why.NAME_OF_THE_LOCK)
     @Diagnosis("Two long names that share a long prefix (or a long end) became one lock: look below "
             + "AcquireRequest.name() for a key cut to a length (a VARCHAR column, a path or key limit, a substring "
             + "before hashing), a key kept by its end or its two ends, or a length limit that maps long keys onto a "
@@ -47,6 +55,8 @@ public interface DistinctNameContracts extends TckContext {
      * have equal hash codes. Held and checked as in §2.11, without the listing.
      */
     @Test
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = {READ, THREAD_FREE, ASYNC}, reason = Why.NAME_OF_THE_LOCK)
     @Diagnosis("Two names whose keys (or names) have the same String.hashCode() became one lock: look for a node, "
             + "key, row or local map keyed by hashCode() (or any 32-bit hash) of the key, often only for long keys; "
             + "store the key itself, or a cryptographic digest of it with the key beside it to tell collisions apart.")
@@ -63,6 +73,8 @@ public interface DistinctNameContracts extends TckContext {
      * as in §2.11, without the listing.
      */
     @Test
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = {READ, THREAD_FREE, ASYNC}, reason = Why.NAME_OF_THE_LOCK)
     @Diagnosis("Keys are case-sensitive ASCII: two names became one lock if the provider compares keys without case "
             + "(a case-insensitive collation, MySQL's default; toLowerCase(); a case-insensitive file system or map), "
             + "or decodes keys to names and then normalises, folds case or ignores accents (NFC, NFKC, an _ai_ci "
@@ -81,6 +93,8 @@ public interface DistinctNameContracts extends TckContext {
      * and no-break spaces, trailing and leading. Held and checked as in §2.11.
      */
     @Test
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = {READ, THREAD_FREE, ASYNC}, reason = Why.NAME_OF_THE_LOCK)
     @Diagnosis("A separator or special character of the provider's own syntax merged two names, or a name's "
             + "state got in the way of a name below it: look for '/' dropped, collapsed or mapped to '.', '-' or "
             + "'_'; a key matched with LIKE (where '_' matches any character) or a glob (SCAN MATCH, KEYS) without "

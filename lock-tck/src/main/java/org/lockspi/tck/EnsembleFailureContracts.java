@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,6 +26,9 @@ import org.lockspi.tck.support.TempDir;
 import org.lockspi.tck.internal.Workers;
 import org.lockspi.tck.support.ChildJvm;
 import org.lockspi.tck.process.HolderMain;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §19 Ensemble failover: when a member of a replicated backend dies ({@code SIGKILL}) while clients contend for
@@ -37,6 +42,9 @@ import org.lockspi.tck.process.HolderMain;
  * after the kill without a HELD lease is bounded by {@link #crashReleaseBound()} plus {@value #ELECTION_SECONDS}
  * s; the other JVM acquires, and then every client here again. Needs {@link TckBackend.Capability#ENSEMBLE}; each run prints its figures.
  */
+@Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = Why.SESSION_WIDE)
+@Inapplicable(shapes = MIXED_KINDS, reason = "one kind contends")
+@Inapplicable(shapes = ONE_WAITER, reason = "three clients and a child JVM contend")
 public interface EnsembleFailureContracts extends TckContext {
 
     /** Clients in this JVM. */
@@ -58,6 +66,7 @@ public interface EnsembleFailureContracts extends TckContext {
     @Diagnosis("On a dropped connection report BackendEvents.connectionSuspended before anything else, and a session "
             + "expiry as leaseLost only after it: HELD->LOST skipped the suspension. Two HELD leases mean a "
             + "reconnection was taken for confirmation before the server answered.")
+    @Covers(kinds = MUTEX, shapes = SEVERAL_WAITERS)
     @DisplayName("§19.1 mutex: killing the ensemble's leader during contention lets no two clients hold it at "
             + "once, no lease is HELD while another client's is, the time without a holder is bounded, and "
             + "work resumes")
@@ -75,6 +84,7 @@ public interface EnsembleFailureContracts extends TckContext {
     @Diagnosis("A follower's death cuts only its clients: the backend must move to another member of the connect "
             + "string within the session timeout and report connectionRestored, and a waiter that reconnects must "
             + "check its place in the queue again.")
+    @Covers(kinds = MUTEX, shapes = SEVERAL_WAITERS)
     @DisplayName("§19.2 mutex: killing a follower of the ensemble during contention lets no two clients hold it "
             + "at once, no lease is HELD while another client's is, the time without a holder is bounded, and "
             + "work resumes")

@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,6 +28,9 @@ import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.LockTimeoutException;
 import org.lockspi.tck.internal.Kind;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §21 Locked work: {@link Acquirable#executeLocked} acquires, runs the task while the lock is held, and
@@ -53,6 +58,12 @@ public interface ExecuteLockedContracts extends TckContext {
     @Diagnosis("executeLocked is the engine's, over acquire and release: a lease not HELD in the task has deadlines "
             + "already past (BackendLease.confirmedUntilNanos/validUntilNanos), a lock still taken after means "
             + "BackendLease.release left its state (§8.1).")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = READ, reason = "executeLocked is Acquirable's default method, one piece of code for every "
+            + "kind: the read half runs it like the write half")
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = "executeLocked is synchronous; thread-free locks run it "
+            + "through the same default method")
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§21.1 executeLocked returns the task's value; the task sees its lease HELD, with a token, while other clients are excluded; the lock is free after")
     default void executeLockedReturnsTheValue() throws InterruptedException {
         List<Kind> kinds = requireSomeKind(provider());
@@ -95,6 +106,12 @@ public interface ExecuteLockedContracts extends TckContext {
     @Diagnosis("A suppressed exception is a failed release: BackendLease.release threw on a healthy server "
             + "(LockConnectionException, or an exception of a thread-bound client lock); a lock still taken "
             + "afterwards means release() left its node or key.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = READ, reason = "executeLocked is Acquirable's default method, one piece of code for every "
+            + "kind: the read half runs it like the write half")
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = "executeLocked is synchronous; thread-free locks run it "
+            + "through the same default method")
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§21.2 a task's exception propagates with its type (the same instance) and the lock is released")
     default void executeLockedPropagatesTheTasksException() throws InterruptedException {
         List<Kind> kinds = requireSomeKind(provider());
@@ -130,6 +147,12 @@ public interface ExecuteLockedContracts extends TckContext {
     @Diagnosis("The timeout is LockBackend.acquire returning null at its Deadline (see §5.3): look for a wait that "
             + "overshoots it. A holder that lost the lock means the waiter's clean-up deleted by lock name instead of "
             + "its own entry.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE}, shapes = ONE_WAITER)
+    @Inapplicable(kinds = READ, reason = "executeLocked is Acquirable's default method, one piece of code for every "
+            + "kind: the read half runs it like the write half")
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = "executeLocked is synchronous; thread-free locks run it "
+            + "through the same default method")
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
     @DisplayName("§21.3 a timeout throws LockTimeoutException within the overshoot bound and the task does not run")
     default void executeLockedTimesOutWithoutRunning() throws InterruptedException {
         List<Kind> kinds = requireSomeKind(provider());
@@ -161,6 +184,10 @@ public interface ExecuteLockedContracts extends TckContext {
     @Test
     @Diagnosis("The refusal is the engine's (the service checks it is open before acquiring); a failure means the "
             + "lock-api on the class path is not the kit's, e.g. an older copy shaded into the provider's jar.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = {READ, THREAD_FREE, ASYNC}, reason = "checked by the engine before a provider is asked, in "
+            + "one piece of code for every kind; the kit checks it through the kinds tested here")
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§21.4 on a closed service executeLocked throws IllegalStateException at once and runs nothing")
     default void executeLockedOnAClosedServiceRunsNothing() {
         List<Kind> kinds = requireSomeKind(provider());

@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -37,6 +39,9 @@ import org.lockspi.tck.support.TcpProxy;
 import org.lockspi.tck.internal.Workers;
 import org.lockspi.tck.support.ChildJvm;
 import org.lockspi.tck.process.HolderMain;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §18 Faults: a holder cut off by a network partition, paused, or whose server restarts, stops saying HELD before
@@ -48,6 +53,10 @@ import org.lockspi.tck.process.HolderMain;
  * {@link #crashReleaseBound()}. The rules are in
  * {@code docs/spec.md} §18.
  */
+@Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE}, reason = "the faults act on a client's session "
+        + "or connection, shared by its leases of every kind; the oracle is a mutex holder, and every kind goes "
+        + "through a restart in §16.2 and a loss in §12.1")
+@Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
 public interface FaultContracts extends TckContext {
 
     /**
@@ -64,6 +73,9 @@ public interface FaultContracts extends TckContext {
     @Diagnosis("A cut-off client hears nothing, so its deadlines must say it: BackendLease.confirmedUntilNanos() runs "
             + "out first, then validUntilNanos() before the server can free the lock; both from the send time of the "
             + "last answered request, never the receive time.")
+    @Covers(kinds = MUTEX, shapes = ONE_WAITER)
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = "one client takes the lock over from the cut-off "
+            + "holder")
     @DisplayName("§18.1 partition (new connections hang): the cut-off holder is UNCERTAIN and then LOST before "
             + "another client acquires; after the heal its late release and write harm no one")
     default void partitionedHolderStepsDown() throws InterruptedException {
@@ -78,6 +90,9 @@ public interface FaultContracts extends TckContext {
     @Diagnosis("As §18.1; here reconnect attempts fail at once, so look also for a client that counts a refused "
             + "reconnect as contact (moving confirmedUntilNanos or reporting connectionRestored without an answer "
             + "from the server).")
+    @Covers(kinds = MUTEX, shapes = ONE_WAITER)
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = "one client takes the lock over from the cut-off "
+            + "holder")
     @DisplayName("§18.2 partition (new connections refused): the cut-off holder is UNCERTAIN and then LOST before "
             + "another client acquires; after the heal its late release and write harm no one")
     default void refusedHolderStepsDown() throws InterruptedException {
@@ -96,6 +111,9 @@ public interface FaultContracts extends TckContext {
     @Diagnosis("After a pause no event has arrived, so state() must answer from the clock: "
             + "BackendLease.confirmedUntilNanos() and validUntilNanos() in System.nanoTime() from the last answered "
             + "send; a reply arriving after the pause still dates from before it.")
+    @Covers(kinds = MUTEX, shapes = ONE_WAITER)
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = "one client takes the lock over from the cut-off "
+            + "holder")
     @DisplayName("§18.3 pause: a holder stopped with SIGSTOP past its session or lease, while another client "
             + "acquires, is not HELD at its first check after SIGCONT, and its write is refused")
     default void pausedHolderIsNotHeldOnResume() throws InterruptedException {
@@ -176,6 +194,8 @@ public interface FaultContracts extends TckContext {
     @Diagnosis("With SURVIVES_RESTART the session must outlive the restart (reconnect within the session timeout, "
             + "report connectionRestored) and the waiter keep its place; without it the lease must say LOST (isLost "
             + "or validUntilNanos) before a waiter can get in.")
+    @Covers(kinds = MUTEX, shapes = ONE_WAITER)
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = "one client waits across the restart")
     @DisplayName("§18.4 server restart keeping its data: no lease says HELD while another client holds the lock, "
             + "and no stale write is accepted")
     default void restartKeepsExclusion() throws InterruptedException, ExecutionException, TimeoutException {
@@ -193,6 +213,8 @@ public interface FaultContracts extends TckContext {
     @Diagnosis("Tokens must not restart with a lost counter: floor them by the server clock (Redis: max(counter + 1, "
             + "TIME in microseconds)). The lease must turn UNCERTAIN at the first failed renewal and LOST at "
             + "validUntilNanos(): the server that returns knows nothing of it.")
+    @Covers(kinds = MUTEX, shapes = ONE_WAITER)
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = "one client waits across the restart")
     @DisplayName("§18.5 server restart without its data, down for T: no lease says HELD while another client "
             + "holds the lock, and no stale write is accepted")
     default void restartWithoutDataKeepsExclusion()

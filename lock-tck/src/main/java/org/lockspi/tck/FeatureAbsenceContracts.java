@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -20,12 +22,16 @@ import org.lockspi.LeaseState;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.tck.internal.Kind;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §9 Feature absence: a feature the provider does not declare is refused with UnsupportedOperationException
  * naming it. For a declared feature the test is skipped with the reason "declares X"; its own contracts test it.
  * What a provider declares is fixed: the set {@code features()} returns cannot be used to change it (§9.8).
  */
+@Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
 public interface FeatureAbsenceContracts extends TckContext {
 
     /**
@@ -36,6 +42,9 @@ public interface FeatureAbsenceContracts extends TckContext {
     @Diagnosis("The engine refuses a kind missing from LockProvider.features(), read when the service opens: a "
             + "failure means features() answers differently between calls (a set built per call or from "
             + "configuration), or the lock-api is not the kit's.")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = "another "
+            + "feature's absence: §9.2 to §9.4")
     @DisplayName("§9.1 without REENTRANT_MUTEX, mutex(name) throws UnsupportedOperationException")
     default void noReentrantMutex() {
         requireAbsent(provider(), LockFeature.REENTRANT_MUTEX);
@@ -52,6 +61,9 @@ public interface FeatureAbsenceContracts extends TckContext {
     @Diagnosis("As §9.1 for NON_REENTRANT_MUTEX: the refusal is the engine's, from the LockProvider.features() the "
             + "service was opened with; look for a features() that changes between calls, or a second lock-api on the "
             + "class path.")
+    @Covers(kinds = NON_REENTRANT_MUTEX)
+    @Inapplicable(kinds = {MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = "another feature's absence: "
+            + "§9.1, §9.3, §9.4")
     @DisplayName("§9.2 without NON_REENTRANT_MUTEX, nonReentrantMutex(name) throws UnsupportedOperationException")
     default void noNonReentrantMutex() {
         requireAbsent(provider(), LockFeature.NON_REENTRANT_MUTEX);
@@ -67,6 +79,11 @@ public interface FeatureAbsenceContracts extends TckContext {
     @Test
     @Diagnosis("As §9.1 for READ_WRITE: the refusal is the engine's, from the LockProvider.features() the service was "
             + "opened with; look for a features() that changes between calls, or a second lock-api on the class path.")
+    @Covers(kinds = {READ, WRITE})
+    @Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, SEMAPHORE}, reason = "another feature's absence: §9.1, §9.2, "
+            + "§9.4")
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = "the thread-free read-write lock needs READ_WRITE too; the "
+            + "engine refuses it by the same check")
     @DisplayName("§9.3 without READ_WRITE, readWriteLock(name) throws UnsupportedOperationException")
     default void noReadWrite() {
         requireAbsent(provider(), LockFeature.READ_WRITE);
@@ -82,6 +99,9 @@ public interface FeatureAbsenceContracts extends TckContext {
     @Test
     @Diagnosis("As §9.1 for SEMAPHORE: the refusal is the engine's, from the LockProvider.features() the service was "
             + "opened with; look for a features() that changes between calls, or a second lock-api on the class path.")
+    @Covers(kinds = SEMAPHORE)
+    @Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, READ, WRITE, THREAD_FREE, ASYNC}, reason = "another feature's "
+            + "absence: §9.1 to §9.3")
     @DisplayName("§9.4 without SEMAPHORE, semaphore(name, permits) throws UnsupportedOperationException")
     default void noSemaphore() {
         requireAbsent(provider(), LockFeature.SEMAPHORE);
@@ -99,6 +119,9 @@ public interface FeatureAbsenceContracts extends TckContext {
     @Diagnosis("The refusal is the engine's; the lease must still work: BackendLease.fencingToken() may return -1, "
             + "but a lease not HELD means isLost() is true or confirmedUntilNanos() or validUntilNanos() is already "
             + "past when the engine registers it.")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = "a feature of "
+            + "every lease: the first kind declared is asked, and the engine refuses it for every lease alike")
     @DisplayName("§9.5 without FENCING_TOKENS, lease.fencingToken() throws UnsupportedOperationException")
     default void noFencingTokens() throws InterruptedException {
         requireAbsent(provider(), LockFeature.FENCING_TOKENS);
@@ -121,6 +144,9 @@ public interface FeatureAbsenceContracts extends TckContext {
     @Diagnosis("The lease turned LOST without LOST_NOTIFICATION: the backend set BackendLease.isLost(), called "
             + "BackendEvents.leaseLost, or let validUntilNanos() pass. Declare LOST_NOTIFICATION in "
             + "LockProvider.features() and pass its rules, or report no loss at all.")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = "a feature of "
+            + "every lease: the first kind declared is asked, and the engine refuses it for every lease alike")
     @DisplayName("§9.6 without LOST_NOTIFICATION, lease.addListener(l) throws UnsupportedOperationException, and "
             + "(FORCE_LOSS) a lease whose state the server ended does not turn LOST: a loss it signals is declared")
     default void noLostNotification() throws InterruptedException {
@@ -152,6 +178,9 @@ public interface FeatureAbsenceContracts extends TckContext {
     @Diagnosis("The engine refuses inspect and list without INSPECTION in LockProvider.features(): a failure means "
             + "features() changes between calls or the lock-api is not the kit's. A provider that implements "
             + "LockBackend.inspect should declare INSPECTION.")
+    @Covers(kinds = {})
+    @Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason =
+            "inspection is the service's: no lock is taken")
     @DisplayName("§9.7 without INSPECTION, inspect(name) and list(prefix) throw UnsupportedOperationException")
     default void noInspection() {
         requireAbsent(provider(), LockFeature.INSPECTION);
@@ -171,6 +200,9 @@ public interface FeatureAbsenceContracts extends TckContext {
     @Diagnosis("LockProvider.features() must return an unmodifiable set or a copy (Set.of, "
             + "Collections.unmodifiableSet of an EnumSet): handing out the provider's own EnumSet field lets one "
             + "caller switch a feature off for every service opened after.")
+    @Covers(kinds = {})
+    @Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason =
+            Why.NO_LOCK)
     @DisplayName("§9.8 features() is the same on every call and cannot be changed through the set it returns")
     default void declaredFeaturesAreFixed() {
         Set<LockFeature> first = provider().features();

@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.lockspi.tck.internal.Checks.requireSomeKind;
@@ -17,12 +19,18 @@ import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.tck.internal.Kind;
 import org.lockspi.tck.process.HolderMain;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.CoveredBy;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §13 Fencing tokens: every new holder of a lock gets a token greater than every earlier holder's, whoever the
  * clients are, across server restarts, and after the lock's parent nodes were removed and created again (where
  * a token taken from a ZooKeeper sequence number would start again at zero).
  */
+@Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
+@Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
 public interface FencingTokenContracts extends TckContext {
 
     /**
@@ -34,6 +42,9 @@ public interface FencingTokenContracts extends TckContext {
     @Diagnosis("BackendLease.fencingToken() must come from a counter the server raises with every grant of the lock "
             + "(ZooKeeper: the node's czxid; Redis: a per-lock counter raised in the acquire script), not a "
             + "client-side counter, a sequence suffix or this JVM's clock.")
+    @Covers(kinds = MUTEX)
+    @CoveredBy(value = "§13.2", kinds = NON_REENTRANT_MUTEX)
+    @CoveredBy(value = "§13.6", kinds = {READ, WRITE, SEMAPHORE})
     @DisplayName("§13.1 mutex: tokens strictly increase over successive holders from several clients")
     default void mutexTokensIncrease() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
@@ -48,6 +59,9 @@ public interface FencingTokenContracts extends TckContext {
     @Timeout(60)
     @Diagnosis("As §13.1 in the non-reentrant mutex's grant path: in Curator's semaphore layout the token must be the "
             + "czxid of the lease node, not of the internal lock node and not a sequence number.")
+    @Covers(kinds = NON_REENTRANT_MUTEX)
+    @CoveredBy(value = "§13.1", kinds = MUTEX)
+    @CoveredBy(value = "§13.6", kinds = {READ, WRITE, SEMAPHORE})
     @DisplayName("§13.2 non-reentrant mutex: tokens strictly increase over successive holders from several clients")
     default void nonReentrantMutexTokensIncrease() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
@@ -64,6 +78,10 @@ public interface FencingTokenContracts extends TckContext {
     @Diagnosis("The token's counter must outlive a restart: a zxid does (ZooKeeper starts a new epoch); a Redis "
             + "counter only with persistence, so floor it by the server clock, max(counter + 1, TIME in "
             + "microseconds); a counter held in the provider's memory does not.")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE}, reason = "a restart keeps or loses the "
+            + "server's counters for every kind alike: §13.6 takes every kind past 2^32, §18.5 through a restart that "
+            + "loses them")
     @DisplayName("§13.3 mutex: tokens keep increasing across a server restart")
     default void tokensIncreaseAcrossRestart() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
@@ -87,6 +105,12 @@ public interface FencingTokenContracts extends TckContext {
     @Diagnosis("A token taken from state removed with the lock starts again: a ZooKeeper sequence suffix restarts at "
             + "0 under a recreated parent (use the czxid), a Redis counter key that expires needs the server-clock "
             + "floor.")
+    @Covers(kinds = MUTEX)
+    @CoveredBy(value = "§13.5", kinds = NON_REENTRANT_MUTEX)
+    @Inapplicable(kinds = {READ, WRITE}, reason = "the read-write layout's parent is the mutex's (one lock node per "
+            + "holder under the lock's path; one key in Redis)")
+    @Inapplicable(kinds = SEMAPHORE, reason = "the semaphore's layout is the non-reentrant mutex's (locks and leases "
+            + "below the lock), §13.5")
     @DisplayName("§13.4 mutex: tokens keep increasing after the lock's empty parent nodes were removed")
     default void mutexTokensIncreaseAfterParentRemoval() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
@@ -102,6 +126,12 @@ public interface FencingTokenContracts extends TckContext {
     @Timeout(60)
     @Diagnosis("As §13.4 for the non-reentrant mutex's nodes or keys: Curator's semaphore layout recreates its leases "
             + "and locks parents, so a token from the lease node's sequence restarts at 0; take the czxid.")
+    @Covers(kinds = NON_REENTRANT_MUTEX)
+    @CoveredBy(value = "§13.4", kinds = MUTEX)
+    @Inapplicable(kinds = {READ, WRITE}, reason = "the read-write layout's parent is the mutex's (one lock node per "
+            + "holder under the lock's path; one key in Redis)")
+    @Inapplicable(kinds = SEMAPHORE, reason = "the semaphore's layout is the non-reentrant mutex's (locks and leases "
+            + "below the lock), §13.5")
     @DisplayName("§13.5 non-reentrant mutex: tokens keep increasing after the lock's empty parent nodes were removed")
     default void nonReentrantTokensIncreaseAfterParentRemoval() throws InterruptedException {
         requireFeature(LockFeature.FENCING_TOKENS);
@@ -120,6 +150,7 @@ public interface FencingTokenContracts extends TckContext {
     @Diagnosis("The token was cut to 32 bits on its way to BackendLease.fencingToken(): look for an int (a cast, "
             + "Integer.parseInt, the low word of a zxid) or a Lua number printed in its default format; keep it a "
             + "long end to end.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE, READ})
     @DisplayName("§13.6 every kind: on a backend whose counters start above 2^32, every token is above 2^32 and "
             + "tokens still increase")
     default void tokensAboveTwoToThe32() throws InterruptedException {

@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,7 +26,12 @@ import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
 import org.lockspi.tck.internal.Async;
+import org.lockspi.tck.internal.Contenders;
 import org.lockspi.tck.internal.Kind;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.CoveredBy;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /** §8 Hygiene and lifecycle: nothing left on the server, in the JVM or in a lease after release and close. */
 public interface HygieneContracts extends TckContext {
@@ -37,6 +44,9 @@ public interface HygieneContracts extends TckContext {
     @Diagnosis("BackendLease.release must remove all its acquisition's state before it returns: look for a forgotten "
             + "delete (the node stays until the session ends), a semaphore's internal lock node or permit member "
             + "left, or a delete done after release() returns.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE, READ})
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§8.1 nothing is left on the server once every lease is released, for every kind")
     default void noResidueAfterRelease() throws InterruptedException {
         List<Kind> kinds = requireSomeKind(provider());
@@ -72,6 +82,9 @@ public interface HygieneContracts extends TckContext {
     @Diagnosis("The engine closes the backend once and passes its exception on from LockService.close(): "
             + "LockBackend.close() must not throw on a healthy server (a client library closed twice, a pool closed "
             + "with a connection still borrowed, an executor's awaitTermination failing).")
+    @Covers(kinds = {})
+    @Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, shapes =
+            {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = "about the service alone: no lock is taken")
     @DisplayName("§8.2 close() is idempotent; isClosed(), providerName() and features() still answer")
     default void closeIdempotent() {
         LockService client = openClient();
@@ -93,6 +106,10 @@ public interface HygieneContracts extends TckContext {
     @Diagnosis("The engine refuses these before the backend is called (EngineService.checkOpen); a hang or another "
             + "exception means the lock-api on the class path is not the kit's, e.g. an older copy shaded into the "
             + "provider's jar.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = {READ, THREAD_FREE, ASYNC}, reason = "checked by the engine before a provider is asked, in "
+            + "one piece of code for every kind; the kit checks it through the kinds tested here")
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§8.3 after close every other method throws IllegalStateException, also on locks obtained before")
     default void closedServiceRefuses() {
         List<Kind> kinds = requireSomeKind(provider());
@@ -119,7 +136,8 @@ public interface HygieneContracts extends TckContext {
     }
 
     /**
-     * A client holds one lock of every declared kind and its service is closed: each lease is {@code RELEASED}, a
+     * A client holds one lock of every declared kind, and the read half of another, and its service is closed: each
+     * lease is {@code RELEASED}, a
      * further {@code release()} does nothing, another client acquires each lock within 10 s, and (INSPECT) nothing is
      * left on the server.
      */
@@ -127,25 +145,28 @@ public interface HygieneContracts extends TckContext {
     @Diagnosis("LockBackend.close must free every lease on the server before it returns: close the session (its "
             + "ephemeral nodes go with it) or delete each lease's keys; a close that forgets the client or leaves the "
             + "keys to expire keeps other clients out for up to the lease time.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE, READ})
+    @CoveredBy(value = "§23.5", kinds = {THREAD_FREE, ASYNC})
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§8.4 closing a service turns its leases RELEASED and frees them on the server")
     default void closeReleasesLeases() throws InterruptedException {
-        List<Kind> kinds = requireSomeKind(provider());
+        List<Contenders> kinds = Contenders.holding(provider());
         LockService client = openClient();
         LockService other = openClient();
         List<Lease> leases = new ArrayList<>();
         List<String> names = new ArrayList<>();
-        for (Kind kind : kinds) {
+        for (Contenders kind : kinds) {
             String name = uniqueName("close-" + kind);
             names.add(name);
-            leases.add(kind.of(client, name).acquire(WAIT));
+            leases.add(kind.holder(client, name).acquire(WAIT));
         }
         client.close();
         for (int i = 0; i < kinds.size(); i++) {
-            Kind kind = kinds.get(i);
+            Contenders kind = kinds.get(i);
             Lease lease = leases.get(i);
             assertEquals(LeaseState.RELEASED, lease.state(), kind + ": lease of a closed service");
             lease.release(); // harmless after close
-            Optional<Lease> next = kind.of(other, names.get(i)).tryAcquire(WAIT);
+            Optional<Lease> next = kind.other(other, names.get(i)).tryAcquire(WAIT);
             assertTrue(next.isPresent(), kind + ": closing the holder's service did not free the lock");
             next.get().release();
             if (backend().capabilities().contains(TckBackend.Capability.INSPECT)) {
@@ -155,7 +176,8 @@ public interface HygieneContracts extends TckContext {
     }
 
     /**
-     * For every declared kind, another client holds the lock and a thread of a second service waits in
+     * For every declared kind, and for the read half while a writer holds, another client holds the lock and a
+     * thread of a second service waits in
      * {@code acquire()}. Closing the second service makes the waiter fail with {@code IllegalStateException} within 4
      * s; (INSPECT) once the holder releases, nothing is left.
      */
@@ -163,13 +185,16 @@ public interface HygieneContracts extends TckContext {
     @Diagnosis("LockBackend.close must wake every waiting acquire (signal its condition or watch object), which then "
             + "deletes its entry and throws IllegalStateException: look for a waiter that sleeps to its deadline or "
             + "next poll, or skips its clean-up once closed.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE, READ}, shapes = ONE_WAITER)
+    @CoveredBy(value = "§23.5", kinds = {THREAD_FREE, ASYNC})
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
     @DisplayName("§8.5 an acquisition waiting in another thread fails with IllegalStateException when its service closes")
     default void closeFailsWaiters() throws InterruptedException {
-        for (Kind kind : requireSomeKind(provider())) {
+        for (Contenders kind : Contenders.waiting(provider())) {
             String name = uniqueName("close-waiter-" + kind);
-            Lease held = kind.of(openClient(), name).acquire(WAIT);
+            Lease held = kind.holder(openClient(), name).acquire(WAIT);
             LockService waiting = openClient();
-            Acquirable lock = kind.of(waiting, name);
+            Acquirable lock = kind.other(waiting, name);
             Async<Lease> waiter = Async.startWaiter("closed-waiter-" + kind, backend(), name, lock::acquire);
             waiting.close();
             Throwable failure = waiter.failure(BOUND.multipliedBy(2));
@@ -191,6 +216,12 @@ public interface HygieneContracts extends TckContext {
     @Diagnosis("LockBackend.close must stop and join every thread the backend started: renewal or heartbeat "
             + "scheduler, cleaner, pub/sub watch, the client library's event and I/O threads; look for an executor "
             + "shut down without awaitTermination or a client not closed.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = READ, reason = "the read half runs on the threads the write half starts: one service, one "
+            + "backend")
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = "the engine's asynchronous threads are joined by close(): "
+            + "§23.5")
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§8.6 no thread started by a client outlives its close()")
     default void noThreadsAfterClose() throws InterruptedException {
         List<Kind> kinds = requireSomeKind(provider());
@@ -244,6 +275,10 @@ public interface HygieneContracts extends TckContext {
     @Test
     @Diagnosis("The handle cache is the engine's (EngineService); a failure means the lock-api on the class path is "
             + "not the kit's, e.g. an older copy shaded into the provider's jar.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE, READ})
+    @CoveredBy(value = "§23.6", kinds = THREAD_FREE)
+    @Inapplicable(kinds = ASYNC, reason = Why.NO_ASYNC_FORM)
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§8.7 handles are cached per service: the same name gives the same instance, and so does asJavaLock()")
     default void handlesCached() {
         List<Kind> kinds = requireSomeKind(provider());

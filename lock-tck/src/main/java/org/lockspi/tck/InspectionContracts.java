@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,6 +26,10 @@ import org.lockspi.LockService;
 import org.lockspi.tck.internal.Async;
 import org.lockspi.tck.internal.Kind;
 import org.lockspi.tck.internal.Poll;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.CoveredBy;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §22 Inspection: {@code LockService.inspect(name)} and {@code list(prefix)} show the server's state of a lock
@@ -42,6 +48,10 @@ public interface InspectionContracts extends TckContext {
     @Diagnosis("LockBackend.inspect must return LockInfo.empty(name) when the server has no state for the key: a "
             + "missing node or nil reply is not an error, and a view built from an absent key must not report kind "
             + "MUTEX.")
+    @Covers(kinds = {})
+    @Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = "an "
+            + "unused name has no kind on the server")
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§22.1 a lock with no state on the server shows as an empty view: kind NONE, no holder, no waiter")
     default void freeLockShowsNothing() {
         requireFeature(LockFeature.INSPECTION);
@@ -62,6 +72,11 @@ public interface InspectionContracts extends TckContext {
     @Diagnosis("Look at LockBackend.inspect: own must match this backend's live leases (node paths, owner tokens), "
             + "the token must be BackendLease.fencingToken()'s (the czxid, not a sequence), the time the server's "
             + "grant time in epoch milliseconds.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX})
+    @CoveredBy(value = "§22.4", kinds = {READ, WRITE})
+    @CoveredBy(value = "§22.5", kinds = SEMAPHORE)
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§22.2 a held mutex shows one holder with the lease's token and time, own only to its client")
     default void heldMutexShowsItsHolder() throws InterruptedException {
         requireFeature(LockFeature.INSPECTION);
@@ -98,44 +113,58 @@ public interface InspectionContracts extends TckContext {
     }
 
     /**
-     * A client holds a mutex and three clients start waiting one after another: {@code waiters()} shows 1, 2, then 3,
-     * each within 2 s, with the one holder and its token. After every waiter has acquired and released, the view is
-     * empty.
+     * For the mutex and the non-reentrant mutex (each declared), a client holds the lock and three clients start
+     * waiting one after another: {@code waiters()} shows 1, 2, then 3, each within 2 s, with the one holder and its
+     * token. After every waiter has acquired and released, the view is empty.
      */
     @Test
     @Diagnosis("LockBackend.inspect must count the waiting acquisitions (ZooKeeper: the nodes that do not hold; "
             + "Redis: the waiter keys): look for a count that includes the holder, waiter marks set only after a "
             + "first poll, or marks that earlier waiters left.")
-    @DisplayName("§22.3 acquisitions waiting for a held mutex are counted; after they pass the view is empty")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX}, shapes = SEVERAL_WAITERS)
+    @CoveredBy(value = "§22.4", kinds = {READ, WRITE}, shapes = ONE_WAITER)
+    @CoveredBy(value = "§22.5", kinds = SEMAPHORE)
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
+    @Inapplicable(shapes = MIXED_KINDS, reason = "the view counts waiters, whatever their kind: §22.4 shows readers "
+            + "holding and a writer waiting")
+    @DisplayName("§22.3 acquisitions waiting for a held mutex or non-reentrant mutex are counted; after they pass the "
+            + "view is empty")
     default void waitersAreCounted() throws InterruptedException {
         requireFeature(LockFeature.INSPECTION);
-        requireFeature(LockFeature.REENTRANT_MUTEX);
-        String name = uniqueName("inspect-waiters");
+        List<Kind> kinds = requireSomeKind(provider()).stream()
+                .filter(k -> k == Kind.MUTEX || k == Kind.NON_REENTRANT_MUTEX).collect(Collectors.toList());
+        if (kinds.isEmpty()) {
+            requireFeature(LockFeature.REENTRANT_MUTEX); // skips, naming the first of the two
+        }
         LockService observer = openClient();
         int n = 3;
-        List<Async<Long>> waiters = new ArrayList<>();
-        try (Lease held = openClient().mutex(name).acquire(WAIT)) {
-            for (int i = 0; i < n; i++) {
-                LockService client = openClient();
-                waiters.add(Async.startWaiter("inspect-waiter-" + i, backend(), name, () -> {
-                    try (Lease lease = client.mutex(name).acquire(WAIT)) {
-                        return 1L;
-                    }
-                }));
-                int expected = i + 1;
-                Poll.until("waiters shown while " + expected + " wait", expected,
-                        () -> observer.inspect(name).waiters(), BOUND);
+        for (Kind kind : kinds) {
+            String name = uniqueName("inspect-waiters-" + kind);
+            List<Async<Long>> waiters = new ArrayList<>();
+            try (Lease held = kind.of(openClient(), name).acquire(WAIT)) {
+                for (int i = 0; i < n; i++) {
+                    LockService client = openClient();
+                    waiters.add(Async.startWaiter("inspect-waiter-" + i, backend(), name, () -> {
+                        try (Lease lease = kind.of(client, name).acquire(WAIT)) {
+                            return 1L;
+                        }
+                    }));
+                    int expected = i + 1;
+                    Poll.until(kind + ": waiters shown while " + expected + " wait", expected,
+                            () -> observer.inspect(name).waiters(), BOUND);
+                }
+                LockInfo info = observer.inspect(name);
+                assertEquals(1, info.holders().size(), kind + ": the holder, with " + n + " waiting: " + info);
+                if (provider().features().contains(LockFeature.FENCING_TOKENS)) {
+                    assertEquals(held.fencingToken(), info.holders().get(0).fencingToken().getAsLong(),
+                            kind + ": token: " + info);
+                }
             }
-            LockInfo info = observer.inspect(name);
-            assertEquals(1, info.holders().size(), "the holder, with " + n + " waiting: " + info);
-            if (provider().features().contains(LockFeature.FENCING_TOKENS)) {
-                assertEquals(held.fencingToken(), info.holders().get(0).fencingToken().getAsLong(), "token: " + info);
+            for (Async<Long> waiter : waiters) {
+                waiter.get(WAIT.plus(BOUND));
             }
+            assertEquals(LockInfo.empty(name), observer.inspect(name), kind + ": after every waiter passed");
         }
-        for (Async<Long> waiter : waiters) {
-            waiter.get(WAIT.plus(BOUND));
-        }
-        assertEquals(LockInfo.empty(name), observer.inspect(name), "after every waiter passed");
     }
 
     /**
@@ -148,6 +177,11 @@ public interface InspectionContracts extends TckContext {
     @Diagnosis("LockBackend.inspect must apply the read-write rule: readers ahead of the first writer hold, the rest "
             + "wait. Look for a view that shows every node as a holder, the queued writer as a holder, or forgets the "
             + "reader set kept beside the lock key.")
+    @Covers(kinds = {READ, WRITE}, shapes = ONE_WAITER)
+    @Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, SEMAPHORE}, reason = Why.READ_WRITE_ONLY)
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
+    @Inapplicable(shapes = SEVERAL_WAITERS, reason = "§22.3 counts several waiters")
+    @Inapplicable(shapes = MIXED_KINDS, reason = "the view counts waiters, whatever their kind")
     @DisplayName("§22.4 a read-write lock shows its readers, a waiting writer, then the writer alone")
     default void readWriteShowsReadersAndWriter() throws InterruptedException {
         requireFeature(LockFeature.INSPECTION);
@@ -206,6 +240,11 @@ public interface InspectionContracts extends TckContext {
     @Diagnosis("For a semaphore LockBackend.inspect counts lease entries as holders and queued entries as waiters "
             + "(ZooKeeper: leases/ and locks/ children; Redis: live members of the permit set): an internal lock node "
             + "counted as a permit, or expired members, give wrong numbers.")
+    @Covers(kinds = SEMAPHORE, shapes = ONE_WAITER)
+    @Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, READ, WRITE}, reason = Why.PERMITS_ONLY)
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
+    @Inapplicable(shapes = SEVERAL_WAITERS, reason = "§22.3 counts several waiters")
+    @Inapplicable(shapes = MIXED_KINDS, reason = "a semaphore's permits are of one kind")
     @DisplayName("§22.5 a semaphore shows its permits in use, each with its token, and a waiter for a permit")
     default void semaphoreShowsPermitsInUse() throws InterruptedException {
         requireFeature(LockFeature.INSPECTION);
@@ -256,6 +295,9 @@ public interface InspectionContracts extends TckContext {
     @Diagnosis("LockBackend.inspect must recognise each kind's layout (a semaphore's children or permit set, the "
             + "reader set); a view not empty after release means BackendLease.release left state (§8.1), or inspect "
             + "takes an empty parent or member set for a holder.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE, READ})
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§22.6 after every kind is released its view is empty")
     default void releasedLocksShowNothing() throws InterruptedException {
         requireFeature(LockFeature.INSPECTION);
@@ -287,6 +329,10 @@ public interface InspectionContracts extends TckContext {
     @Diagnosis("LockBackend.list may return more names than match, never fewer: look for a walk that stops one level "
             + "down (misses b/c), a scan matching the raw prefix against '~' keys (misses user:), or names not mapped "
             + "back; locks with only empty parents left must not be listed.")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = "list() names "
+            + "locks whatever their kind: the first kind declared holds them")
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§22.7 list(prefix) names the held locks that start with the prefix, and no others")
     default void listNamesHeldLocks() throws InterruptedException {
         requireFeature(LockFeature.INSPECTION);
@@ -330,6 +376,10 @@ public interface InspectionContracts extends TckContext {
     @Test
     @Diagnosis("These checks are the engine's, made before LockBackend.inspect and list are called; a failure means "
             + "the lock-api on the class path is not the kit's, e.g. an older copy shaded into the provider's jar.")
+    @Covers(kinds = {})
+    @Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = "the "
+            + "view of a name no lock can have: nothing is taken")
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§22.8 inspect and list refuse bad arguments at once: null, and names no lock can have")
     default void badNamesRefused() {
         requireFeature(LockFeature.INSPECTION);

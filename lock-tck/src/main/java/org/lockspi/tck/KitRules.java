@@ -16,6 +16,7 @@ import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.platform.commons.annotation.Testable;
 import org.junit.platform.commons.support.AnnotationSupport;
+import org.lockspi.tck.coverage.CoverageMatrix;
 
 /**
  * The kit's own rules for a TCK class, read from the kit's contract interfaces (never from the class under test):
@@ -66,6 +67,11 @@ final class KitRules {
     /** @return display names of the kit's tests the class replaced, with the replacing method */
     Map<String, String> overridden() {
         return overridden;
+    }
+
+    /** @return the coverage matrix of the kit's tests the class must run: their kinds and queue shapes */
+    CoverageMatrix coverage() {
+        return CoverageMatrix.of(tests.values());
     }
 
     /** @return display names of the kit's tests with what to look at when each fails */

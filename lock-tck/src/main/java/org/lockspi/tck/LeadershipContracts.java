@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -31,6 +33,9 @@ import org.lockspi.tck.report.NotApplicable;
 import org.lockspi.tck.support.TcpProxy;
 import org.lockspi.tck.support.ChildJvm;
 import org.lockspi.tck.process.HolderMain;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §20 Leadership: leader election ({@link Leadership}) on the provider's fenced mutex. Participants are separate
@@ -39,6 +44,7 @@ import org.lockspi.tck.process.HolderMain;
  * Each rule that measures prints one line starting {@code [§20 figures]}, times as multiples of {@code T} (the
  * session timeout or lease time of {@link #clientUri()}).
  */
+@Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = Why.ON_THE_MUTEX)
 public interface LeadershipContracts extends TckContext {
 
     /**
@@ -53,6 +59,8 @@ public interface LeadershipContracts extends TckContext {
     @Diagnosis("Leadership is the engine's, built on the mutex: the provider fails here where its mutex fails, by a "
             + "grant to a second participant (§3.1), tokens that do not grow (§13.1), or a close that does not free "
             + "the leader lock and the registration (LockBackend.close, §8.4).")
+    @Covers(kinds = MUTEX, shapes = SEVERAL_WAITERS)
+    @Inapplicable(shapes = {ONE_WAITER, MIXED_KINDS}, reason = "the participants queue for the leader's mutex")
     @DisplayName("§20.1 one participant of three leads; closing the leader elects another, with a greater token, and "
             + "no two act at once")
     default void oneLeaderAmongParticipants() throws InterruptedException {
@@ -106,6 +114,8 @@ public interface LeadershipContracts extends TckContext {
     @Timeout(90)
     @Diagnosis("The dead leader's mutex must be freed within C (see §11.1: ephemeral nodes, keys with a TTL), and a "
             + "waiting participant must notice it: a watch, or a poll whose back-off stays well under the bound.")
+    @Covers(kinds = MUTEX, shapes = SEVERAL_WAITERS)
+    @Inapplicable(shapes = {ONE_WAITER, MIXED_KINDS}, reason = "the participants queue for the leader's mutex")
     @DisplayName("§20.2 a leader killed with SIGKILL is replaced within the crash-release bound, by a term with a "
             + "greater token")
     default void killedLeaderIsReplaced() throws InterruptedException {
@@ -153,6 +163,8 @@ public interface LeadershipContracts extends TckContext {
     @Diagnosis("The client must learn of the loss at its next contact and report it (leaseLost, or "
             + "connectionSuspended first): ZooKeeper at session expiry, Redis when a renewal finds the key gone. Its "
             + "next LockBackend.acquire must then succeed (see §12.5).")
+    @Covers(kinds = MUTEX, shapes = SEVERAL_WAITERS)
+    @Inapplicable(shapes = {ONE_WAITER, MIXED_KINDS}, reason = "the participants queue for the leader's mutex")
     @DisplayName("§20.3 a leader whose session the server ends stops leading, the next term has a greater token, "
             + "the old leader's late write is refused, and both participants keep taking part")
     default void leaderWithLostSessionStopsAndRejoins() throws InterruptedException {
@@ -227,6 +239,8 @@ public interface LeadershipContracts extends TckContext {
     @Diagnosis("The cut-off leader must stop at UNCERTAIN, when BackendLease.confirmedUntilNanos() runs out (about "
             + "half the session or lease time), before validUntilNanos() lets the server free the lock; after the "
             + "heal it must reconnect and acquire anew (see §18.1).")
+    @Covers(kinds = MUTEX, shapes = SEVERAL_WAITERS)
+    @Inapplicable(shapes = {ONE_WAITER, MIXED_KINDS}, reason = "the participants queue for the leader's mutex")
     @DisplayName("§20.4 a leader cut off from the server by a partition stops leading before another participant "
             + "is elected: never two acting leaders; after the heal it rejoins")
     default void partitionedLeaderStopsBeforeAnotherIsElected() throws InterruptedException {
@@ -283,6 +297,8 @@ public interface LeadershipContracts extends TckContext {
     @Diagnosis("A step-down is the engine releasing the leader mutex: a BackendLease.release that does not free the "
             + "lock at once, or a waiter that the release does not wake (no watch or wake-up, a poll near 5 s), "
             + "delays the hand-over.")
+    @Covers(kinds = MUTEX, shapes = SEVERAL_WAITERS)
+    @Inapplicable(shapes = {ONE_WAITER, MIXED_KINDS}, reason = "the participants queue for the leader's mutex")
     @DisplayName("§20.5 a leader that steps down is told at once and another participant is elected; the one that "
             + "stepped down leads again when that one steps down")
     default void stepDownHandsOver() throws InterruptedException {
@@ -333,6 +349,9 @@ public interface LeadershipContracts extends TckContext {
     @Diagnosis("The refusal is the engine's (Leadership.join reads the service's features, taken from "
             + "LockProvider.features() at open); a failure means features() changes between calls, or the lock-api on "
             + "the class path is not the kit's.")
+    @Covers(kinds = {})
+    @Inapplicable(kinds = MUTEX, reason = "about the absence of the leader's features: Leadership refuses to join")
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§20.6 without REENTRANT_MUTEX, FENCING_TOKENS or LOST_NOTIFICATION a join throws "
             + "UnsupportedOperationException naming what is missing")
     default void leadershipNeedsItsFeatures() {

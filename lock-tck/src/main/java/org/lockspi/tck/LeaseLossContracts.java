@@ -1,13 +1,18 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -15,52 +20,81 @@ import org.junit.jupiter.api.Timeout;
 import org.lockspi.Acquirable;
 import org.lockspi.DistributedLock;
 import org.lockspi.Lease;
+import org.lockspi.LeaseLostException;
 import org.lockspi.LeaseState;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
+import org.lockspi.tck.internal.Contenders;
 import org.lockspi.tck.internal.StateRecorder;
 import org.lockspi.tck.process.HolderMain;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.CoveredBy;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §12 Lease loss: when the server ends a holder's claim behind its back ({@link TckBackend#forceLoss(String)}:
  * ZooKeeper expires the session, Redis deletes the key), the lease turns {@link LeaseState#LOST}, its listeners
  * are told, another client can take the lock, and the old holder's late release harms no one.
  */
+@Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
 public interface LeaseLossContracts extends TckContext {
 
     /**
-     * (FORCE_LOSS) A client holds a mutex with a listener, and {@link TckBackend#forceLoss(String)} ends its state on
-     * the server. Within {@link #crashReleaseBound()} the lease is {@code LOST}, not held, and not held by the thread;
-     * the listener saw only {@code HELD->UNCERTAIN}, {@code UNCERTAIN->HELD}, {@code HELD->LOST} and
-     * {@code UNCERTAIN->LOST}, exactly one change to {@code LOST}, last, each call naming the lease.
+     * (FORCE_LOSS) For every declared kind and the read half, a client of its own holds the lock with a listener, and
+     * {@link TckBackend#forceLoss(String)} ends its state on the server. Within {@link #crashReleaseBound()} each
+     * lease is {@code LOST}, not held ({@code checkValid()} throws), and a mutex or a half of a read-write lock is not
+     * held by the thread; the listener saw only {@code HELD->UNCERTAIN}, {@code UNCERTAIN->HELD},
+     * {@code HELD->LOST} and {@code UNCERTAIN->LOST}, exactly one change to {@code LOST}, last, each call naming the
+     * lease.
      */
     @Test
     @Timeout(60)
     @Diagnosis("The backend must learn of the loss and report it: set BackendLease.isLost(), then call "
             + "BackendEvents.leaseLost (ZooKeeper: on session expiry; Redis: when a renewal finds the key gone or "
             + "another owner's). A renewal that recreates a deleted key hides the loss.")
-    @DisplayName("§12.1 mutex: a lease whose session the server ended turns LOST and its listener is told")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE, READ})
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
+    @DisplayName("§12.1 every kind: a lease whose session or state the server ended turns LOST and its listener is "
+            + "told")
     default void lostLeaseIsReported() throws InterruptedException {
-        requireLossSetup(LockFeature.REENTRANT_MUTEX);
-        String name = uniqueName("loss");
-        DistributedLock lock = openClient().mutex(name);
-        Lease lease = lock.acquire(Duration.ofSeconds(10));
-        StateRecorder recorder = new StateRecorder();
-        lease.addListener(recorder);
-
-        backend().forceLoss(name);
-        recorder.awaitChangeTo(LeaseState.LOST, crashReleaseBound());
-
-        assertEquals(LeaseState.LOST, lease.state());
-        assertFalse(lease.isHeld());
-        assertFalse(lock.isHeldByCurrentThread(), "a LOST lock is not held by the thread");
-        List<String> changes = recorder.changes();
-        assertTrue(Set.of("HELD->UNCERTAIN", "UNCERTAIN->HELD", "HELD->LOST", "UNCERTAIN->LOST")
-                .containsAll(changes), "only legal changes: " + changes);
-        assertTrue(changes.get(changes.size() - 1).endsWith("->LOST"), "LOST comes last: " + changes);
-        assertEquals(1, changes.stream().filter(c -> c.endsWith("->LOST")).count(), "LOST once: " + changes);
-        for (Lease reported : recorder.leases()) {
-            assertSame(lease, reported, "the listener is given the lease it was added to");
+        requireFeature(LockFeature.LOST_NOTIFICATION);
+        List<Contenders> kinds = Contenders.holding(provider());
+        requireCapability(TckBackend.Capability.FORCE_LOSS);
+        Map<Contenders, Acquirable> locks = new LinkedHashMap<>();
+        Map<Contenders, Lease> leases = new LinkedHashMap<>();
+        Map<Contenders, StateRecorder> recorders = new LinkedHashMap<>();
+        for (Contenders kind : kinds) {
+            Acquirable lock = kind.holder(openClient(), uniqueName("loss-" + kind));
+            Lease lease = lock.acquire(Duration.ofSeconds(10));
+            StateRecorder recorder = new StateRecorder();
+            lease.addListener(recorder);
+            locks.put(kind, lock);
+            leases.put(kind, lease);
+            recorders.put(kind, recorder);
+        }
+        for (Contenders kind : kinds) {
+            backend().forceLoss(locks.get(kind).name());
+        }
+        for (Contenders kind : kinds) {
+            Lease lease = leases.get(kind);
+            recorders.get(kind).awaitChangeTo(LeaseState.LOST, crashReleaseBound());
+            assertEquals(LeaseState.LOST, lease.state(), kind + ": the lease");
+            assertFalse(lease.isHeld(), kind + ": isHeld()");
+            assertThrows(LeaseLostException.class, lease::checkValid, kind + ": checkValid() of a LOST lease");
+            if (locks.get(kind) instanceof DistributedLock) {
+                assertFalse(((DistributedLock) locks.get(kind)).isHeldByCurrentThread(),
+                        kind + ": a LOST lock is not held by the thread");
+            }
+            List<String> changes = recorders.get(kind).changes();
+            assertTrue(Set.of("HELD->UNCERTAIN", "UNCERTAIN->HELD", "HELD->LOST", "UNCERTAIN->LOST")
+                    .containsAll(changes), kind + ": only legal changes: " + changes);
+            assertTrue(changes.get(changes.size() - 1).endsWith("->LOST"), kind + ": LOST comes last: " + changes);
+            assertEquals(1, changes.stream().filter(c -> c.endsWith("->LOST")).count(), kind + ": LOST once: "
+                    + changes);
+            for (Lease reported : recorders.get(kind).leases()) {
+                assertSame(lease, reported, kind + ": the listener is given the lease it was added to");
+            }
         }
     }
 
@@ -76,6 +110,12 @@ public interface LeaseLossContracts extends TckContext {
     @Diagnosis("BackendLease.release after a loss must touch only its own state: compare the owner token before "
             + "deleting (Redis), delete only its own node and not once its session has changed (ZooKeeper); a lost "
             + "lease's release never throws.")
+    @Covers(kinds = MUTEX)
+    @CoveredBy(value = "§12.3", kinds = NON_REENTRANT_MUTEX)
+    @Inapplicable(kinds = {READ, WRITE, SEMAPHORE}, reason = "the late release of a lost lease is the owner-checked "
+            + "delete of §12.2 and §12.3 (an exclusive key or a session's node): the shared kinds remove only their "
+            + "own member or node")
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
     @DisplayName("§12.2 mutex: after a loss another client acquires, and the old holder's late release leaves the "
             + "new holder's lock alone")
     default void lateReleaseOfLostMutexLeavesNewHolderAlone() throws InterruptedException {
@@ -91,6 +131,12 @@ public interface LeaseLossContracts extends TckContext {
     @Timeout(60)
     @Diagnosis("As §12.2 in the non-reentrant mutex's release: a lease node deleted by position, or a permit removed "
             + "by count instead of by its own member or path, deletes the new holder's.")
+    @Covers(kinds = NON_REENTRANT_MUTEX)
+    @CoveredBy(value = "§12.2", kinds = MUTEX)
+    @Inapplicable(kinds = {READ, WRITE, SEMAPHORE}, reason = "the late release of a lost lease is the owner-checked "
+            + "delete of §12.2 and §12.3 (an exclusive key or a session's node): the shared kinds remove only their "
+            + "own member or node")
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
     @DisplayName("§12.3 non-reentrant mutex: after a loss another client acquires, and the old holder's late "
             + "release leaves the new holder's lease alone")
     default void lateReleaseOfLostNonReentrantMutexLeavesNewHolderAlone() throws InterruptedException {
@@ -107,6 +153,9 @@ public interface LeaseLossContracts extends TckContext {
     @Diagnosis("Calling a listener added to a LOST lease is the engine's (it is told the current state on the "
             + "service's event thread), so once §12.1 passes the provider cannot cause this; if it fails, the "
             + "lock-api on the class path is not the kit's.")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = "a listener is "
+            + "the engine's, one piece of code for every lease: tested through the mutex")
     @DisplayName("§12.4 a listener added after the loss is called at once with LOST")
     default void listenerAddedAfterLossIsCalled() throws InterruptedException {
         requireLossSetup(LockFeature.REENTRANT_MUTEX);
@@ -134,6 +183,9 @@ public interface LeaseLossContracts extends TckContext {
     @Diagnosis("After a session loss LockBackend.acquire must serve again: open a new session (ZooKeeper) or use a "
             + "fresh owner token (Redis) instead of failing with the expired one; the lost lease's "
             + "BackendLease.release must not delete the new entry.")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE}, reason = Why.SESSION_WIDE)
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
     @DisplayName("§12.5 a client whose session the server ended acquires again, with a greater token")
     default void clientAcquiresAgainAfterLoss() throws InterruptedException {
         requireLossSetup(LockFeature.REENTRANT_MUTEX);

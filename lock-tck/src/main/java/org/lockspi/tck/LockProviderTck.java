@@ -142,6 +142,7 @@ public abstract class LockProviderTck implements CoreContracts, FailureContracts
     final void openReport(KitRules rules, boolean strict) {
         report = new ConformanceReport(getClass().getName(), rules.catalogue(), unverifiedRulesAllowed(),
                 rules.overridden(), rules.diagnoses(), strict);
+        report.coverage(rules.coverage().renderText());
     }
 
     /** @return the report, or null before {@link #openReport} */

@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,13 +37,26 @@ import org.lockspi.MultiLock;
 import org.lockspi.tck.internal.Async;
 import org.lockspi.tck.internal.Kind;
 import org.lockspi.tck.internal.StateRecorder;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §25 Multi-locks: {@link LockService#multiLock} takes several locks of one service all or nothing, in one global
  * order, for one {@link MultiLease}. The engine does it over the provider's acquisitions and releases, so every rule
  * here holds on a provider whose single locks keep their own rules (§3, §5, §7, §8, §12).
  */
+@Inapplicable(kinds = ASYNC, reason = "a multi-lock is acquired synchronously: MultiLock has no asynchronous form")
 public interface MultiLockContracts extends TckContext {
+
+    /**
+     * Why the rules that judge how the engine takes and gives back the parts test them through one kind: it takes
+     * the parts in one order and gives them back over the provider's single acquisitions, one piece of code for
+     * every kind, and §25.2 holds a part of every kind.
+     */
+    String MULTI_ENGINE = "the engine takes the parts in one order and gives them back over the provider's single "
+            + "acquisitions, one piece of code for every kind: tested through the first kind declared; §25.2 holds a "
+            + "part of every kind";
 
     /** How many rounds each of the two clients of §25.3 takes its set. */
     int DEADLOCK_ROUNDS = 25;
@@ -81,6 +96,11 @@ public interface MultiLockContracts extends TckContext {
     @Test
     @Diagnosis("The checks are the engine's (LockService.multiLock resolves every part through the service's own "
             + "factories before acquiring); a failure means the lock-api on the class path is not the kit's.")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE}, reason = "checked by the "
+            + "engine before a provider is asked, in one piece of code for every kind; the kit checks it through the "
+            + "kinds tested here")
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§25.1 a multi-lock of no part, a null part, a part twice or a name as two kinds is refused at once "
             + "and nothing is acquired")
     default void badMultiLocksAreRefusedAtOnce() {
@@ -131,9 +151,10 @@ public interface MultiLockContracts extends TckContext {
 
     /**
      * One client takes a multi-lock of a part of every declared kind (the mutex, the non-reentrant mutex, the write
-     * half, the read half, a semaphore of one permit), given in an order that is not the global one. Every part is
-     * held: another client's {@code tryAcquire()} of each is empty (of the read half: of its write half; its read
-     * half is shared); the multi-lease is {@code HELD}, named by the parts in order of name, its parts in that order;
+     * half, the read half, a semaphore of one permit, the write half of a thread-free read-write lock), given in an
+     * order that is not the global one. Every part is held: another client's {@code tryAcquire()} of each is empty
+     * (of the read half: of its write half; its read half is shared; of the thread-free write half: of its read
+     * half); the multi-lease is {@code HELD}, named by the parts in order of name, its parts in that order;
      * {@code fencingToken()} throws {@code UnsupportedOperationException}, (FENCING_TOKENS) each part has its own
      * token; a part's own {@code release()} throws {@code UnsupportedOperationException} and the part stays held.
      * After the multi-lease's release each part is free at once for another client and (INSPECT) nothing is left.
@@ -143,6 +164,8 @@ public interface MultiLockContracts extends TckContext {
             + "gets while the multi-lease holds it, or that is not free after the release, points at that kind's "
             + "acquire or release in the backend (an owner token shared between a client's leases, a release that "
             + "deletes by name).")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE})
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§25.2 a multi-lock holds a part of every kind until its release, which frees them all; the "
             + "multi-lease has no token of its own")
     default void aMultiLockHoldsEveryPartUntilItsRelease() throws InterruptedException {
@@ -158,6 +181,7 @@ public interface MultiLockContracts extends TckContext {
         }
         if (readWrite) {
             parts.add(0, LockPart.read(base + "/r"));
+            parts.add(0, LockPart.threadFreeWrite(base + "/t"));
         }
         MultiLease lease = client.multiLock(parts).acquire(WAIT);
         List<String> names = parts.stream().map(LockPart::name).sorted().toList();
@@ -178,6 +202,8 @@ public interface MultiLockContracts extends TckContext {
                     + "while a multi-lease reads");
             other.readWriteLock(base + "/r").readLock().tryAcquire(BOUND).orElseThrow(
                     () -> new AssertionError("another reader was kept out by a multi-lease's read part")).release();
+            assertTrue(other.threadFreeReadWriteLock(base + "/t").readLock().tryAcquire().isEmpty(), "another client "
+                    + "read while a multi-lease holds a thread-free write part");
         }
         assertNames(throwsWithin(UnsupportedOperationException.class, BOUND, "the multi-lease's fencingToken()",
                 lease::fencingToken), "part(name)");
@@ -197,6 +223,8 @@ public interface MultiLockContracts extends TckContext {
         if (readWrite) {
             other.readWriteLock(base + "/r").writeLock().tryAcquire(BOUND).orElseThrow(
                     () -> new AssertionError("the read part was not released")).release();
+            other.threadFreeReadWriteLock(base + "/t").writeLock().tryAcquire(BOUND).orElseThrow(
+                    () -> new AssertionError("the thread-free write part was not released")).release();
         }
         if (inspects()) {
             for (String name : names) {
@@ -218,6 +246,9 @@ public interface MultiLockContracts extends TckContext {
     @Diagnosis("Ordering is the engine's, so a timeout means a part's acquisition waited for a lock nobody held: a "
             + "waiter not woken by a release (a missed watch or notification, §3.4), or a release that left state "
             + "behind (§8.1). An overlap means a part was granted while the other client held it (§3.1).")
+    @Covers(kinds = MUTEX, shapes = ONE_WAITER)
+    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE}, reason = MULTI_ENGINE)
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
     @DisplayName("§25.3 two clients taking {a,b} and {b,a} in a loop never deadlock and never hold together")
     default void opposingMultiLocksNeverDeadlock() throws InterruptedException {
         Kind kind = requireSomeKind(provider()).get(0);
@@ -294,6 +325,9 @@ public interface MultiLockContracts extends TckContext {
     @Diagnosis("The engine releases the parts taken when a later one times out, through BackendLease.release: a part "
             + "still taken means that release left its node or key (§8.1); state of the waiting part left behind means "
             + "the backend's timed-out acquire does not clean up (§5.4).")
+    @Covers(kinds = MUTEX, shapes = ONE_WAITER)
+    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE}, reason = MULTI_ENGINE)
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
     @DisplayName("§25.4 a timeout part-way releases the parts already taken and leaves nothing behind")
     default void aTimeoutPartWayReleasesWhatWasTaken() throws InterruptedException {
         Kind kind = requireSomeKind(provider()).get(0);
@@ -352,6 +386,9 @@ public interface MultiLockContracts extends TckContext {
     @Test
     @Diagnosis("The interrupted part's acquire must clean up and throw InterruptedException (§5.5); the part taken "
             + "before is released by the engine through BackendLease.release (§8.1).")
+    @Covers(kinds = MUTEX, shapes = ONE_WAITER)
+    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE}, reason = MULTI_ENGINE)
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
     @DisplayName("§25.5 an interrupt part-way releases the parts already taken and leaves nothing behind")
     default void anInterruptPartWayReleasesWhatWasTaken() throws InterruptedException {
         Kind kind = requireSomeKind(provider()).get(0);
@@ -390,6 +427,9 @@ public interface MultiLockContracts extends TckContext {
     @Diagnosis("The multi-lease's state is the worst of its parts', from the parts' own loss reports: see §12.1 "
             + "(BackendLease.isLost and BackendEvents.leaseLost); a release that throws or harms the next holder is "
             + "§12.2's.")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE}, reason = MULTI_ENGINE)
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§25.6 a multi-lease turns LOST when a part is lost, its listener is told once, and its release "
             + "frees the rest")
     default void aLostPartMakesTheMultiLeaseLost() throws InterruptedException {
@@ -435,6 +475,13 @@ public interface MultiLockContracts extends TckContext {
     @Test
     @Diagnosis("Ownership and the close are the engine's; a part not freed by the close means the backend's close() "
             + "does not end its leases on the server (§8.4).")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX})
+    @Inapplicable(kinds = {READ, WRITE}, reason = "a thread-owned part makes the multi-lease its thread's, whatever "
+            + "the part's kind: tested through the mutex")
+    @Inapplicable(kinds = SEMAPHORE, reason = "a multi-lease of parts no thread owns is released by any thread, "
+            + "whatever their kind: tested through the non-reentrant mutex (the semaphore where it is the only one)")
+    @Inapplicable(kinds = THREAD_FREE, reason = Why.SAME_REQUEST)
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§25.7 a multi-lease with a thread-owned part belongs to its thread; one of thread-free parts does "
             + "not; closing the service frees every part")
     default void multiLeaseOwnershipAndClose() throws InterruptedException {

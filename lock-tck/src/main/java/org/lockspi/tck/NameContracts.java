@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.lockspi.tck.internal.Checks.BOUND;
@@ -22,6 +24,10 @@ import org.lockspi.Locks;
 import org.lockspi.spi.LockKeys;
 import org.lockspi.tck.internal.Kind;
 import org.lockspi.tck.internal.NameSamples;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.CoveredBy;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §2 Names and arguments: any string is a lock name, two names are two locks, a name's key is the same for every
@@ -29,6 +35,7 @@ import org.lockspi.tck.internal.NameSamples;
  * {@link AnyNameContracts}, §2.11 to §2.14 (distinct names on the provider's own layout) in
  * {@link DistinctNameContracts}.
  */
+@Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
 public interface NameContracts extends TckContext {
 
     /**
@@ -40,6 +47,8 @@ public interface NameContracts extends TckContext {
     @Diagnosis("LockBackend.acquire gets the key in AcquireRequest.name() and must store it as it is: look for a path "
             + "or key builder that rejects or rewrites '/', '.', '-' or '_', or a length or depth limit below 255 "
             + "characters or eight segments.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = {READ, THREAD_FREE, ASYNC}, reason = Why.NAME_OF_THE_LOCK)
     @DisplayName("§2.1 every name of the readable form is accepted by every kind and is its own key: 8 segments, 64-character segments, 255 characters")
     default void validNamesAccepted() throws InterruptedException {
         List<Kind> kinds = requireSomeKind(provider());
@@ -82,6 +91,8 @@ public interface NameContracts extends TckContext {
     @Diagnosis("Name checks are the engine's (org.lockspi.internal.Names), before the provider is called; if this "
             + "fails, the lock-api on the class path is not the kit's, e.g. an older copy shaded into the provider's "
             + "jar.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = {READ, THREAD_FREE, ASYNC}, reason = Why.NAME_OF_THE_LOCK)
     @DisplayName("§2.2 a null name throws NullPointerException from every kind")
     default void nullNameRejected() {
         requireSomeKind(provider());
@@ -100,6 +111,8 @@ public interface NameContracts extends TckContext {
     @Test
     @Diagnosis("These checks are the engine's (Names), made before the provider is called; a failure means the "
             + "lock-api on the class path is not the kit's, e.g. an older copy shaded into the provider's jar.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = {READ, THREAD_FREE, ASYNC}, reason = Why.NAME_OF_THE_LOCK)
     @DisplayName("§2.3 an empty, malformed (unpaired surrogate) or too long name throws IllegalArgumentException at once naming the problem, from every kind")
     default void malformedNamesRejected() {
         requireSomeKind(provider());
@@ -133,6 +146,9 @@ public interface NameContracts extends TckContext {
     @Diagnosis("Timeout checks are the engine's (Names.checkTimeout), made before LockBackend.acquire is called; a "
             + "failure means the lock-api on the class path is not the kit's, e.g. an older copy shaded into the "
             + "provider's jar.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = {READ, THREAD_FREE, ASYNC}, reason = "checked by the engine before a provider is asked, in "
+            + "one piece of code for every kind; the kit checks it through the kinds tested here")
     @DisplayName("§2.4 a null, negative or longer than MAX_TIMEOUT timeout is refused at once by every kind")
     default void badTimeoutsRejected() {
         requireSomeKind(provider());
@@ -163,6 +179,9 @@ public interface NameContracts extends TckContext {
     @Diagnosis("A zero timeout reaches LockBackend.acquire as a Deadline already passed, which must still make one "
             + "attempt. MAX_TIMEOUT must not overflow: a wait handed to a client library as an int of milliseconds "
             + "overflows past 24 days; use Deadline.remainingNanos().")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @CoveredBy(value = "§6.1", kinds = READ)
+    @CoveredBy(value = "§23.1", kinds = {THREAD_FREE, ASYNC})
     @DisplayName("§2.5 timeout bounds: ZERO makes one attempt, MAX_TIMEOUT is accepted")
     default void boundaryTimeouts() throws InterruptedException {
         requireSomeKind(provider());
@@ -189,6 +208,9 @@ public interface NameContracts extends TckContext {
     @Test
     @Diagnosis("The handle cache that refuses a second kind is the engine's (EngineService); a failure means the "
             + "lock-api on the class path is not the kit's, e.g. an older copy shaded into the provider's jar.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = {READ, THREAD_FREE, ASYNC}, reason = "checked by the engine before a provider is asked, in "
+            + "one piece of code for every kind; the kit checks it through the kinds tested here")
     @DisplayName("§2.6 one name is one kind of lock in a service: another kind is refused, the same kind is cached")
     default void oneNameOneKind() {
         List<Kind> kinds = requireSomeKind(provider());
@@ -219,6 +241,9 @@ public interface NameContracts extends TckContext {
     @Diagnosis("URI parsing is the engine's (LockUri.parse) and comes before LockProvider.open; what gets through, "
             + "open() must refuse with IllegalArgumentException (a host list or option value it cannot use), never "
             + "try to connect to it or hang.")
+    @Covers(kinds = {})
+    @Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason =
+            Why.NO_LOCK)
     @DisplayName("§2.7 a null or malformed URI is refused at once")
     default void malformedUriRejected() {
         throwsWithin(NullPointerException.class, BOUND, "open(null)", () -> Locks.open(null, provider()).close());

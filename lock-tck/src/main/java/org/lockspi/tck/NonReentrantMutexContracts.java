@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,8 +21,14 @@ import org.lockspi.LeaseState;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.tck.internal.Async;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.CoveredBy;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /** §7.7-§7.10 Non-reentrant mutex: one holder, not even the holding thread twice; any thread may release. */
+@Inapplicable(kinds = {MUTEX, READ, WRITE}, reason = Why.NOT_OWNED)
+@Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
 public interface NonReentrantMutexContracts extends TckContext {
 
     /**
@@ -31,6 +39,10 @@ public interface NonReentrantMutexContracts extends TckContext {
     @Diagnosis("LockKind.NON_REENTRANT_MUTEX has its own grant path in LockBackend.acquire (ZooKeeper: Curator's "
             + "semaphore layout with one permit; Redis: the exclusive script with kind N): look for a kind the switch "
             + "does not handle or serves with a shared recipe.")
+    @Covers(kinds = NON_REENTRANT_MUTEX)
+    @CoveredBy(value = "§7.1", kinds = SEMAPHORE)
+    @CoveredBy(value = "§23.6", kinds = THREAD_FREE)
+    @CoveredBy(value = "§23.1", kinds = ASYNC)
     @DisplayName("§7.7 a held non-reentrant mutex excludes every other client until it is released")
     default void nrmExcludesOtherClients() throws InterruptedException {
         requireFeature(LockFeature.NON_REENTRANT_MUTEX);
@@ -55,6 +67,11 @@ public interface NonReentrantMutexContracts extends TckContext {
     @Diagnosis("The engine sends the holder's second acquisition to LockBackend.acquire like any other: a backend "
             + "that recognises its own client (an owner token per service, one client lock object per name) grants it "
             + "again. Each acquisition needs its own owner.")
+    @Covers(kinds = NON_REENTRANT_MUTEX)
+    @CoveredBy(value = "§7.3", kinds = SEMAPHORE)
+    @Inapplicable(kinds = THREAD_FREE, reason = "a thread-free writer waits even for its own client's readers and "
+            + "writers (§23.6)")
+    @Inapplicable(kinds = ASYNC, reason = Why.SAME_REQUEST)
     @DisplayName("§7.8 the holding thread cannot acquire a non-reentrant mutex again")
     default void nrmNotReentrant() throws Exception {
         requireFeature(LockFeature.NON_REENTRANT_MUTEX);
@@ -77,6 +94,9 @@ public interface NonReentrantMutexContracts extends TckContext {
     @Diagnosis("BackendLease.release may be called from any thread: a non-reentrant mutex built on a thread-owned "
             + "client lock (Curator's InterProcessMutex refuses a foreign thread) or on thread-local state stays "
             + "taken; use an acquisition bound to no thread, like a one-permit semaphore.")
+    @Covers(kinds = NON_REENTRANT_MUTEX)
+    @CoveredBy(value = "§7.4", kinds = SEMAPHORE)
+    @CoveredBy(value = "§23.1", kinds = {THREAD_FREE, ASYNC})
     @DisplayName("§7.9 any thread may release a non-reentrant mutex's lease")
     default void nrmReleaseFromAnyThread() throws InterruptedException {
         requireFeature(LockFeature.NON_REENTRANT_MUTEX);
@@ -101,6 +121,9 @@ public interface NonReentrantMutexContracts extends TckContext {
     @Diagnosis("The engine calls BackendLease.release once, so only a delete that lands late can hurt the new holder: "
             + "one retried after a connection loss, or run on a cleaner thread, that removes by lock name instead of "
             + "its own node, owner token or lease member.")
+    @Covers(kinds = NON_REENTRANT_MUTEX)
+    @CoveredBy(value = "§7.5", kinds = SEMAPHORE)
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
     @DisplayName("§7.10 releasing a non-reentrant mutex's lease twice is harmless, also after another client took it")
     default void nrmDoubleReleaseHarmless() throws InterruptedException {
         requireFeature(LockFeature.NON_REENTRANT_MUTEX);

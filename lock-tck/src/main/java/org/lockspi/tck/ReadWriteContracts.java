@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -25,8 +27,13 @@ import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.DistributedReadWriteLock;
 import org.lockspi.tck.internal.Async;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.CoveredBy;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /** §6 Read-write: readers share, a writer excludes, write-to-read downgrade works, read-to-write upgrade is refused. */
+@Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, SEMAPHORE}, reason = Why.READ_WRITE_ONLY)
 public interface ReadWriteContracts extends TckContext {
 
     /**
@@ -38,6 +45,11 @@ public interface ReadWriteContracts extends TckContext {
     @Diagnosis("A LockKind.READ request must be granted beside other readers: look for a read served by the write "
             + "recipe (readers exclude each other) or a read grant in LockBackend.acquire that waits for any holder "
             + "instead of for writers only.")
+    @Covers(kinds = READ)
+    @CoveredBy(value = "§23.6", kinds = THREAD_FREE)
+    @Inapplicable(kinds = WRITE, reason = "writers never share: §6.2")
+    @Inapplicable(kinds = ASYNC, reason = Why.NO_ASYNC_FORM)
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§6.1 readers share: several clients hold the read lock at once")
     default void readersShare() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
@@ -68,6 +80,9 @@ public interface ReadWriteContracts extends TckContext {
     @Diagnosis("A LockKind.WRITE grant must exclude readers and writers of other clients: look for a write served by "
             + "the read recipe, a write grant that checks other writers only, or a read grant that ignores a write "
             + "entry that holds.")
+    @Covers(kinds = {READ, WRITE}, shapes = ONE_WAITER)
+    @CoveredBy(value = "§23.6", kinds = {THREAD_FREE, ASYNC})
+    @CoveredBy(value = "§6.5", shapes = {SEVERAL_WAITERS, MIXED_KINDS})
     @DisplayName("§6.2 a writer excludes readers and writers of every other client, and waits for readers")
     default void writerExcludes() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
@@ -97,6 +112,10 @@ public interface ReadWriteContracts extends TckContext {
     @Diagnosis("A READ request with AcquireRequest.heldWrite() set must be granted at once beside that write "
             + "(ZooKeeper: a read node taking the write node's sequence; Redis: the downgrade argument naming the "
             + "write entry); ignoring heldWrite queues the read behind its own write.")
+    @Covers(kinds = {READ, WRITE})
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = "a downgrade is a thread's: the thread-free read-write lock "
+            + "has none (§23)")
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§6.3 downgrade: the writing thread may take the read lock, then release the write lock")
     default void downgrade() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
@@ -132,6 +151,10 @@ public interface ReadWriteContracts extends TckContext {
     @Diagnosis("The refusal is the engine's: an upgrade never reaches LockBackend.acquire. If another client's reader "
             + "is refused afterwards, or the final write does not come, the read's BackendLease or its release is at "
             + "fault (see §6.1 and §8.1).")
+    @Covers(kinds = {READ, WRITE})
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = "an upgrade is refused to the thread that reads: the "
+            + "thread-free lock's writer waits for its readers instead (§23.6)")
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§6.4 upgrade refused at once: read then write by one thread throws IllegalMonitorStateException, the read stays held")
     default void upgradeRefused() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
@@ -172,6 +195,10 @@ public interface ReadWriteContracts extends TckContext {
     @Diagnosis("A reader must wait for every writer queued before it, not only one that holds: look at the read "
             + "predicate of LockBackend.acquire (ZooKeeper: a read node waits for any write node with a lower "
             + "sequence; Redis: the waiting-writers mark a queued writer sets and readers check).")
+    @Covers(kinds = {READ, WRITE}, shapes = {SEVERAL_WAITERS, MIXED_KINDS})
+    @CoveredBy(value = "§14.5", kinds = {THREAD_FREE, ASYNC})
+    @Inapplicable(shapes = ONE_WAITER, reason = "a writer blocks later readers only with a reader ahead of it: the "
+            + "queue has two kinds")
     @DisplayName("§6.5 a waiting writer blocks readers that arrive after it (no writer starvation)")
     default void waitingWriterBlocksLaterReaders() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
@@ -201,6 +228,9 @@ public interface ReadWriteContracts extends TckContext {
     @Diagnosis("Hold counts are the engine's; the provider's part is the first read of a thread that holds the write "
             + "half, a downgrade (see §6.3): a backend that ignores AcquireRequest.heldWrite() waits here for its own "
             + "write until the 10 s timeout.")
+    @Covers(kinds = {READ, WRITE})
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.THREAD_OWNED)
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§6.6 both halves are reentrant per thread, with their own hold counts")
     default void halvesReentrant() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
@@ -226,6 +256,9 @@ public interface ReadWriteContracts extends TckContext {
     @Diagnosis("A writer beside a reader comes from a read or write grant that is not decided atomically on the "
             + "server (check the readers and the writer in one script or one listing), or from a reader's release "
             + "that wakes a writer while other readers still hold.")
+    @Covers(kinds = {READ, WRITE}, shapes = {SEVERAL_WAITERS, MIXED_KINDS})
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
+    @Inapplicable(shapes = ONE_WAITER, reason = "a hammer queues several at once")
     @DisplayName("§6.7 readers and writers of several clients hammering: a writer is always alone")
     default void writerAlwaysAlone() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);

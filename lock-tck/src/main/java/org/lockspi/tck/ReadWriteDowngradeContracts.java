@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,12 +27,18 @@ import org.lockspi.LockService;
 import org.lockspi.DistributedReadWriteLock;
 import org.lockspi.tck.internal.Async;
 import org.lockspi.tck.internal.Poll;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §6.8 and §6.9 Read-write with downgrades: a writer that queued before another client's downgrade waits until
  * the downgraded read is released, and downgrades mixed into concurrent readers and writers never put a writer
  * beside anyone.
  */
+@Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, SEMAPHORE}, reason = Why.READ_WRITE_ONLY)
+@Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = "a downgrade is a thread's: the thread-free read-write lock has "
+        + "none (§23)")
 public interface ReadWriteDowngradeContracts extends TckContext {
 
     /**
@@ -43,6 +51,8 @@ public interface ReadWriteDowngradeContracts extends TckContext {
     @Diagnosis("The downgraded read must take the write's place in the queue (ZooKeeper: the read node gets the write "
             + "node's sequence number, as Curator's does), so a writer queued behind the write stays behind the read; "
             + "a read queued as a new entry lets it in.")
+    @Covers(kinds = {READ, WRITE}, shapes = ONE_WAITER)
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
     @DisplayName("§6.8 a writer queued before a downgrade waits until the downgraded read is released")
     default void queuedWriterWaitsForDowngradedRead() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);
@@ -104,6 +114,8 @@ public interface ReadWriteDowngradeContracts extends TckContext {
     @Diagnosis("Look at what the release of a write under a downgraded read wakes: a waiting writer let in while the "
             + "downgraded read holds breaks this. A read granted through AcquireRequest.heldWrite() must count as a "
             + "reader in every later grant decision of LockBackend.acquire.")
+    @Covers(kinds = {READ, WRITE}, shapes = {SEVERAL_WAITERS, MIXED_KINDS})
+    @Inapplicable(shapes = ONE_WAITER, reason = "a hammer queues several at once")
     @DisplayName("§6.9 readers, writers and downgrading writers of several clients hammering: a writer is always alone")
     default void writerAloneAmongDowngrades() throws InterruptedException {
         requireFeature(LockFeature.READ_WRITE);

@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -8,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.lockspi.tck.internal.Checks.BOUND;
 import static org.lockspi.tck.internal.Checks.WAIT;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
@@ -19,8 +23,14 @@ import org.lockspi.LeaseState;
 import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.tck.internal.Async;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.CoveredBy;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /** §4 Reentrancy and ownership of the mutex: hold counts per thread, release only by the owning thread. */
+@Inapplicable(kinds = {NON_REENTRANT_MUTEX, SEMAPHORE, THREAD_FREE, ASYNC}, reason = Why.THREAD_OWNED)
+@Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
 public interface ReentrancyContracts extends TckContext {
 
     /**
@@ -33,6 +43,8 @@ public interface ReentrancyContracts extends TckContext {
     @Diagnosis("Nested acquisitions never reach LockBackend.acquire (the engine counts holds), so one server "
             + "acquisition and one BackendLease.release remain: a lock not freed by the last release means release() "
             + "left its node or key behind.")
+    @Covers(kinds = MUTEX)
+    @CoveredBy(value = "§6.6", kinds = {READ, WRITE})
     @DisplayName("§4.1 the holding thread may acquire again: hold counts, nested leases, freed by the last release")
     default void holdCounts() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -68,27 +80,39 @@ public interface ReentrancyContracts extends TckContext {
 
     /**
      * While one thread holds a mutex, another thread of the same service gets empty from {@code tryAcquire()} within 2
-     * s; after the release, another thread of that service acquires it with {@code tryAcquire()}.
+     * s; after the release, another thread of that service acquires it with {@code tryAcquire()}. The same for the
+     * write half of a read-write lock, each where declared.
      */
     @Test
     @Diagnosis("The engine sends another thread's acquisition to LockBackend.acquire as a new request: a backend that "
             + "grants it is reentrant per client, not per acquisition. Each acquisition needs its own owner token, "
             + "node or entry, not the service's id.")
+    @Covers(kinds = {MUTEX, WRITE})
+    @Inapplicable(kinds = READ, reason = "readers share, also between the threads of one service")
     @DisplayName("§4.2 another thread of the holding service waits like any other client")
     default void otherThreadOfServiceExcluded() throws InterruptedException {
-        requireFeature(LockFeature.REENTRANT_MUTEX);
-        String name = uniqueName("thread-owned");
-        DistributedLock lock = openClient().mutex(name);
-        try (Lease held = lock.acquire(WAIT)) {
-            Async<Optional<Lease>> other = Async.start("same-service", () -> lock.tryAcquire());
-            assertTrue(other.get(BOUND).isEmpty(), "another thread of the same service got a held mutex");
+        if (!provider().features().contains(LockFeature.READ_WRITE)) {
+            requireFeature(LockFeature.REENTRANT_MUTEX);
         }
-        Async<Boolean> after = Async.start("same-service-after", () -> {
-            try (Lease lease = lock.tryAcquire().orElseThrow(() -> new AssertionError("not freed"))) {
-                return lease.isHeld();
+        List<DistributedLock> locks = new ArrayList<>();
+        if (provider().features().contains(LockFeature.REENTRANT_MUTEX)) {
+            locks.add(openClient().mutex(uniqueName("thread-owned")));
+        }
+        if (provider().features().contains(LockFeature.READ_WRITE)) {
+            locks.add(openClient().readWriteLock(uniqueName("thread-owned-write")).writeLock());
+        }
+        for (DistributedLock lock : locks) {
+            try (Lease held = lock.acquire(WAIT)) {
+                Async<Optional<Lease>> other = Async.start("same-service", () -> lock.tryAcquire());
+                assertTrue(other.get(BOUND).isEmpty(), "another thread of the same service got a held " + lock);
             }
-        });
-        assertTrue(after.get(WAIT));
+            Async<Boolean> after = Async.start("same-service-after", () -> {
+                try (Lease lease = lock.tryAcquire().orElseThrow(() -> new AssertionError("not freed"))) {
+                    return lease.isHeld();
+                }
+            });
+            assertTrue(after.get(WAIT), lock + ": another thread of the service takes it once freed");
+        }
     }
 
     /**
@@ -100,6 +124,10 @@ public interface ReentrancyContracts extends TckContext {
     @Diagnosis("A lease not HELD at once after the grant has BackendLease.isLost() true, or confirmedUntilNanos() or "
             + "validUntilNanos() already past when the engine registers it: compute them from the acquiring request's "
             + "send time in System.nanoTime() units, not milliseconds or wall clock.")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(kinds = {READ, WRITE}, reason = "the engine keeps the holds of the mutex and of both halves of "
+            + "readWriteLock per thread in one piece of code, and hands the provider one acquisition per hold: "
+            + "checked here through the mutex")
     @DisplayName("§4.3 a lease is HELD while held and RELEASED after release; it knows its lock's name")
     default void leaseStates() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -127,6 +155,10 @@ public interface ReentrancyContracts extends TckContext {
     @Diagnosis("Ownership is the engine's: a refused release never reaches BackendLease.release, so the lock must "
             + "stay held. If it is still taken after the owner's release, release() did not delete the server state "
             + "before returning (see §8.1).")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(kinds = {READ, WRITE}, reason = "the engine keeps the holds of the mutex and of both halves of "
+            + "readWriteLock per thread in one piece of code, and hands the provider one acquisition per hold: "
+            + "checked here through the mutex")
     @DisplayName("§4.4 release by a thread that does not own the lease throws IllegalMonitorStateException; the lock stays held")
     default void nonOwnerReleaseRefused() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -167,6 +199,10 @@ public interface ReentrancyContracts extends TckContext {
     @Diagnosis("The engine calls BackendLease.release once per hold; a later holder loses the lock only to a delete "
             + "that lands late and removes by lock name (a Redis DEL without the owner check, a retried ZooKeeper "
             + "delete of a child other than its own node).")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(kinds = {READ, WRITE}, reason = "the engine keeps the holds of the mutex and of both halves of "
+            + "readWriteLock per thread in one piece of code, and hands the provider one acquisition per hold: "
+            + "checked here through the mutex")
     @DisplayName("§4.5 releasing a lease twice is harmless: it does not release another lease of the hold")
     default void doubleReleaseHarmless() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -204,6 +240,9 @@ public interface ReentrancyContracts extends TckContext {
     @Diagnosis("The Lock view is the engine's (JavaLockAdapter) over the same acquisitions, so the provider fails "
             + "here only where §3.1 and §4.1 fail: another client granted a held lock, or a last unlock whose "
             + "BackendLease.release leaves the lock taken.")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(kinds = {READ, WRITE}, reason = "asJavaLock() is the mutex's view: the halves of a read-write lock "
+            + "offer none")
     @DisplayName("§4.6 asJavaLock(): lock, tryLock (an over-long wait meaning no limit) and unlock work; unlock without a hold throws IllegalMonitorStateException")
     default void javaLockView() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -244,6 +283,10 @@ public interface ReentrancyContracts extends TckContext {
     @Diagnosis("Nested leases share one BackendLease, so equal tokens are the engine's; a next token that is not "
             + "greater means BackendLease.fencingToken() does not come from a counter the server raises with every "
             + "grant (a per-client counter, a sequence suffix, this JVM's clock).")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(kinds = {READ, WRITE}, reason = "the engine keeps the holds of the mutex and of both halves of "
+            + "readWriteLock per thread in one piece of code, and hands the provider one acquisition per hold: "
+            + "checked here through the mutex")
     @DisplayName("§4.7 nested leases share their hold's fencing token; the next holder's token is greater")
     default void nestedLeasesShareToken() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);

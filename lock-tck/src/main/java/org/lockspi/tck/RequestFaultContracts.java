@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -34,6 +36,9 @@ import org.lockspi.tck.report.NotApplicable;
 import org.lockspi.tck.support.TcpProxy;
 import org.lockspi.tck.support.WireFault;
 import org.lockspi.tck.support.WireMessage;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §24 Faults finer than a connection: one request or one answer lost on the wire, a late answer just before a cut,
@@ -46,6 +51,11 @@ import org.lockspi.tck.support.WireMessage;
  *
  * <p>(Over 500 lines: five rules, each with its clean run, its fault and every check it judges together.)
  */
+@Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE}, reason = "one message of a mutex's exchange "
+        + "is struck: a provider recovers a lost create, delete, renewal or wake-up in the code its kinds share (the "
+        + "ZooKeeper recipe's node operations and watches, the Redis recipe's script calls and subscriptions, the "
+        + "JDBC provider's statements), so the mutex stands for them, as for §18's faults")
+@Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
 public interface RequestFaultContracts extends TckContext {
 
     /**
@@ -74,6 +84,8 @@ public interface RequestFaultContracts extends TckContext {
             + "it: look for it by a name only this attempt uses (Curator's protected _c_<uuid>- prefix, a Redis owner "
             + "token) before creating again, and delete it by that name when giving up; never walk away from an entry "
             + "whose answer was lost, nor create a second one behind it.")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§24.1 mutex: the answer to the request that creates the holder's entry is lost: the acquisition "
             + "ends with a HELD lease or with nothing left on the server; never an orphan, never two holders")
     default void lostCreateAnswerLeavesNoOrphan() throws InterruptedException {
@@ -119,6 +131,8 @@ public interface RequestFaultContracts extends TckContext {
     @Diagnosis("A release whose request was lost with the connection must be sent again once the connection is back "
             + "(ZooKeeper: keep the node to delete and delete it on reconnection; Redis: run the owner-checked release "
             + "again on a fresh connection); a client library's 'connection loss' on a delete does not mean deleted.")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§24.2 mutex: a release request that never reaches the server: release() returns within the release "
             + "bound, and the lock is free for another client within the release bound plus B")
     default void lostReleaseRequestIsSentAgain() throws InterruptedException {
@@ -192,6 +206,9 @@ public interface RequestFaultContracts extends TckContext {
             + "when its answer came: read System.nanoTime() before the request goes out and set "
             + "BackendLease.validUntilNanos() and confirmedUntilNanos() from it; the server counts its lease time or "
             + "session timeout from when it got the request.")
+    @Covers(kinds = MUTEX, shapes = ONE_WAITER)
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = "one client takes the lock over from the cut-off "
+            + "holder")
     @DisplayName("§24.3 mutex: a renewal's answer comes late and the client is then cut off: the lease is LOST by T "
             + "after the renewal was sent, before another client acquires")
     default void lateRenewalAnswerDoesNotExtendTheLease() throws InterruptedException {
@@ -279,6 +296,8 @@ public interface RequestFaultContracts extends TckContext {
     @Diagnosis("A wake-up registration that failed with the connection is not set: register it again once the "
             + "connection is back (ZooKeeper re-registers only the watches the server confirmed), or poll; never wait "
             + "for a watch or subscription the server never took.")
+    @Covers(kinds = MUTEX, shapes = ONE_WAITER)
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
     @DisplayName("§24.4 mutex: a waiter's wake-up registration is lost: it still acquires within the provider's "
             + "fallback bound after the release")
     default void lostWakeupRegistrationStillWakes() throws InterruptedException {
@@ -359,6 +378,9 @@ public interface RequestFaultContracts extends TckContext {
     @Diagnosis("A service that replaces its session or connection must still own every one it opened: close() ends "
             + "them all (the client's pool, its subscriber, a handle kept after a reconnection), and a lease that "
             + "lived in an ended session says LOST.")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE}, reason = Why.SESSION_WIDE)
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§24.5 a session the server ends under a live service is replaced: the service keeps working, and "
             + "close() ends every session it ever had")
     default void replacedSessionsEndWithTheService() throws InterruptedException {

@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.lockspi.tck.internal.Checks.WAIT;
@@ -17,6 +19,9 @@ import org.lockspi.Acquirable;
 import org.lockspi.Lease;
 import org.lockspi.LockFeature;
 import org.lockspi.tck.internal.Kind;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §16.2 Recovery after a server restart: a client that lived through the restart serves its next acquisition
@@ -35,6 +40,9 @@ public interface RestartRecoveryContracts extends TckContext {
     @Diagnosis("A pooled connection broken by the restart is the provider's to replace: retry a call that failed with "
             + "a broken pipe or reset once on a fresh connection (not one that timed out), and in LockBackend.acquire "
             + "wait for the reconnection within the Deadline.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE, READ})
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = Why.SAME_REQUEST)
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§16.2 every kind: a client that lived through a server restart acquires at its first try once "
             + "the server is back")
     default void firstAcquisitionAfterRestartSucceeds() throws InterruptedException {

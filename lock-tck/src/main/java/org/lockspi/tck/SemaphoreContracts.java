@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,8 +26,13 @@ import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.DistributedSemaphore;
 import org.lockspi.tck.internal.Async;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.CoveredBy;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /** §7.1-§7.6 Semaphore: at most N leases across clients; leases released by any thread, once. */
+@Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, READ, WRITE}, reason = Why.PERMITS_ONLY)
 public interface SemaphoreContracts extends TckContext {
 
     /**
@@ -37,6 +44,11 @@ public interface SemaphoreContracts extends TckContext {
     @Diagnosis("A LockKind.SEMAPHORE grant must allow AcquireRequest.permits() holders, no more, no fewer: look for "
             + "an off-by-one ('>' for '>='), permits not passed to the server (every semaphore has one), or a count "
             + "that includes released or expired entries.")
+    @Covers(kinds = SEMAPHORE)
+    @Inapplicable(kinds = THREAD_FREE, reason = "a thread-free read-write lock counts no permits: its readers share "
+            + "without a bound (§23.6)")
+    @Inapplicable(kinds = ASYNC, reason = Why.NO_ASYNC_FORM)
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§7.1 a semaphore of N permits grants N leases across clients, and no more until one is released")
     default void exactlyNPermits() throws InterruptedException {
         requireFeature(LockFeature.SEMAPHORE);
@@ -67,6 +79,11 @@ public interface SemaphoreContracts extends TckContext {
     @Diagnosis("More than N inside comes from counting the holders and adding one in two server calls (another "
             + "client's grant fits between) instead of one script or under the internal lock of Curator's layout; "
             + "lost sections from a released permit that wakes no waiter.")
+    @Covers(kinds = SEMAPHORE, shapes = SEVERAL_WAITERS)
+    @Inapplicable(kinds = THREAD_FREE, reason = "a thread-free read-write lock counts no permits")
+    @Inapplicable(kinds = ASYNC, reason = Why.SAME_REQUEST)
+    @Inapplicable(shapes = ONE_WAITER, reason = "a hammer queues several at once")
+    @Inapplicable(shapes = MIXED_KINDS, reason = "a semaphore's permits are of one kind")
     @DisplayName("§7.2 clients x threads hammering a semaphore: never more than N inside, every section completes")
     default void neverMoreThanN() throws InterruptedException {
         requireFeature(LockFeature.SEMAPHORE);
@@ -111,6 +128,10 @@ public interface SemaphoreContracts extends TckContext {
     @Test
     @Diagnosis("Each LockBackend.acquire of a semaphore is one more permit: a backend that recognises the same client "
             + "(an owner token per service) and answers with a permit it already holds makes the semaphore reentrant.")
+    @Covers(kinds = SEMAPHORE)
+    @Inapplicable(kinds = THREAD_FREE, reason = "a thread-free read-write lock counts no permits")
+    @Inapplicable(kinds = ASYNC, reason = Why.SAME_REQUEST)
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§7.3 every acquisition takes a permit, also by one thread of one client; it is not reentrant")
     default void permitPerAcquisition() throws InterruptedException {
         requireFeature(LockFeature.SEMAPHORE);
@@ -130,6 +151,9 @@ public interface SemaphoreContracts extends TckContext {
     @Diagnosis("BackendLease.release may be called from any thread: a release that relies on state of the acquiring "
             + "thread (a thread-owned lock of the client library, a thread-local connection) or does nothing off that "
             + "thread leaves the permit taken.")
+    @Covers(kinds = SEMAPHORE)
+    @CoveredBy(value = "§23.1", kinds = {THREAD_FREE, ASYNC})
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§7.4 a semaphore lease may be released by another thread")
     default void semaphoreReleaseFromAnotherThread() throws InterruptedException {
         requireFeature(LockFeature.SEMAPHORE);
@@ -154,6 +178,10 @@ public interface SemaphoreContracts extends TckContext {
     @Diagnosis("The engine calls BackendLease.release once; two permits freed means the release removed more than its "
             + "own entry: a decrement of a shared counter instead of removing its own member or lease node, or a "
             + "delete of the first lease node found.")
+    @Covers(kinds = SEMAPHORE)
+    @Inapplicable(kinds = THREAD_FREE, reason = "a thread-free read-write lock counts no permits")
+    @Inapplicable(kinds = ASYNC, reason = Why.SAME_REQUEST)
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§7.5 releasing a semaphore lease twice frees one permit only")
     default void semaphoreDoubleReleaseFreesOnePermit() throws InterruptedException {
         requireFeature(LockFeature.SEMAPHORE);
@@ -184,6 +212,9 @@ public interface SemaphoreContracts extends TckContext {
     @Diagnosis("These checks are the engine's (EngineService.semaphore), made before the provider is involved; a "
             + "failure means the lock-api on the class path is not the kit's, e.g. an older copy shaded into the "
             + "provider's jar.")
+    @Covers(kinds = SEMAPHORE)
+    @Inapplicable(kinds = {THREAD_FREE, ASYNC}, reason = "the permits are the semaphore factory's argument")
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§7.6 permits < 1 and other permits for a name in use are refused with IllegalArgumentException")
     default void permitsChecked() {
         requireFeature(LockFeature.SEMAPHORE);

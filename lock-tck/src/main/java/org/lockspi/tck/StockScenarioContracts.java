@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.lockspi.tck.internal.Checks.WAIT;
@@ -16,6 +18,9 @@ import org.lockspi.DistributedLock;
 import org.lockspi.Lease;
 import org.lockspi.LockFeature;
 import org.lockspi.tck.internal.Async;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §3.5 The stock scenario: fifteen clients sell ten items through one mutex, each with an unguarded
@@ -32,6 +37,9 @@ public interface StockScenarioContracts extends TckContext {
     @Diagnosis("An oversale is two holders at once (see §3.3: a grant not decided atomically on the server); a buyer "
             + "that times out after 30 s lost its wake-up under fifteen-way contention: look at the wait loop of "
             + "LockBackend.acquire.")
+    @Covers(kinds = MUTEX, shapes = SEVERAL_WAITERS)
+    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = Why.ON_THE_MUTEX)
+    @Inapplicable(shapes = {ONE_WAITER, MIXED_KINDS}, reason = "the scenario queues fifteen buyers of one kind")
     @DisplayName("§3.5 stock scenario: 15 clients sell 10 items through the mutex, nothing is oversold")
     default void nothingOversold() throws InterruptedException {
         requireFeature(LockFeature.REENTRANT_MUTEX);

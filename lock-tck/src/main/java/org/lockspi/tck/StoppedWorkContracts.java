@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -36,12 +38,17 @@ import org.lockspi.StopWork;
 import org.lockspi.tck.internal.Async;
 import org.lockspi.tck.internal.AsyncKind;
 import org.lockspi.tck.internal.Kind;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.CoveredBy;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §21.5 to §21.8 Work stopped on loss: {@code executeLocked(timeout, StopWork, task)} and
  * {@code executeLockedAsync} interrupt the task's thread when the lease turns {@code LOST} (or, with
  * {@code WHEN_NOT_HELD}, {@code UNCERTAIN}), and only then.
  */
+@Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
 public interface StoppedWorkContracts extends TckContext {
 
     /** The kind a loss is forced on: the mutex where declared, else the first declared. */
@@ -87,6 +94,9 @@ public interface StoppedWorkContracts extends TckContext {
     @Diagnosis("Work is interrupted only when the lease's listeners hear LOST (or UNCERTAIN): a task interrupted on "
             + "a healthy lease means the lease left HELD, so look at BackendLease.confirmedUntilNanos/validUntilNanos "
             + "(deadlines already past) and at connectionSuspended calls without cause.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE, THREAD_FREE, ASYNC})
+    @Inapplicable(kinds = READ, reason = "executeLocked is Acquirable's default method, one piece of code for every "
+            + "kind: the read half runs it like the write half")
     @DisplayName("§21.5 work under WHEN_LOST or WHEN_NOT_HELD runs to its end on a healthy lease, uninterrupted")
     default void stoppableWorkRunsToItsEnd() throws Exception {
         requireFeature(LockFeature.LOST_NOTIFICATION);
@@ -140,6 +150,11 @@ public interface StoppedWorkContracts extends TckContext {
     @Diagnosis("The interrupt is sent when the lease's listeners hear of the loss: a late or missing interrupt is a "
             + "late or missing loss report (BackendLease.isLost, BackendEvents.leaseLost, §12.1) or validity deadlines "
             + "the backend does not keep (validUntilNanos, §17.2).")
+    @Covers(kinds = MUTEX)
+    @CoveredBy(value = "§21.7", kinds = ASYNC)
+    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE}, reason = "the interrupt is the "
+            + "engine's, one listener on the lease whatever its kind, tested through the mutex (or the first kind "
+            + "declared); that every kind reports its loss in time is §12.1's")
     @DisplayName("§21.6 a loss interrupts work under WHEN_LOST (or WHEN_NOT_HELD) within the bound, and the work ends "
             + "with LeaseLostException")
     default void aLossInterruptsTheWork() throws InterruptedException {
@@ -204,6 +219,12 @@ public interface StoppedWorkContracts extends TckContext {
     @Test
     @Diagnosis("As §21.6, for the asynchronous form: the future completes once the interrupted task has ended and the "
             + "lease is released; a future that does not complete means the loss was never reported.")
+    @Covers(kinds = {NON_REENTRANT_MUTEX, ASYNC})
+    @Inapplicable(kinds = {MUTEX, READ, WRITE}, reason = "executeLockedAsync is for leases no thread owns; the thread-owned "
+            + "kinds stop their work as §21.6 does")
+    @Inapplicable(kinds = {SEMAPHORE, THREAD_FREE}, reason = "the stop is the engine's, one listener on the future's "
+            + "lease whatever its kind, tested through the first thread-free kind declared; that every kind reports "
+            + "its loss in time is §12.1's")
     @DisplayName("§21.7 a loss stops asynchronous work under WHEN_LOST: its future completes exceptionally within the "
             + "bound")
     default void aLossStopsAsynchronousWork() throws Exception {
@@ -259,6 +280,10 @@ public interface StoppedWorkContracts extends TckContext {
     @Test
     @Diagnosis("The refusal is the engine's (a lease of a provider without LOST_NOTIFICATION takes no listener); "
             + "a task that ran means the lock-api on the class path is not the kit's.")
+    @Covers(kinds = MUTEX)
+    @Inapplicable(kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, reason = "the refusal "
+            + "is the engine's, before a provider is asked, in one piece of code for every kind; the kit checks it "
+            + "through the first kind declared")
     @DisplayName("§21.8 without LOST_NOTIFICATION, work that asks to be stopped on loss is refused and does not run")
     default void stoppableWorkNeedsLossNotification() throws InterruptedException {
         requireAbsent(provider(), LockFeature.LOST_NOTIFICATION);

@@ -26,7 +26,7 @@ public interface TckBackend extends AutoCloseable {
         RESTART,
         /**
          * {@link #wakeupRegistrations(String)} works: the server can count what each waiter registered to be woken
-         * (ZooKeeper: data watches), so that herd-free waiting can be checked (§14.2).
+         * (ZooKeeper: data and child watches), so that herd-free waiting can be checked (§14.2, §14.6).
          */
         WAKEUP_REGISTRATIONS,
         /**
@@ -174,9 +174,9 @@ public interface TckBackend extends AutoCloseable {
     }
 
     /**
-     * Counts what waiters registered on the server to be woken about a lock's entries (ZooKeeper: the data watches
-     * on the lock's nodes). {@code lockName} may also be a lock's name followed by {@code '/'} and the name of one
-     * of its entries (as {@link #residue(String)} lists them, last segment), to count those on that entry alone.
+     * Counts what waiters registered on the server to be woken about a lock's entries (ZooKeeper: the data and child
+     * watches on the lock's nodes). {@code lockName} may also be a lock's name followed by {@code '/'} and the name of
+     * one of its entries (as {@link #residue(String)} lists them, last segment), to count those on that entry alone.
      *
      * @param lockName the lock's backend key ({@code LockKeys.key(name)}: a name of the readable form as it is),
      *                 or that key plus {@code "/<entry>"}

@@ -54,8 +54,8 @@ public interface TckContext {
 
     /**
      * The provider's documented bound on {@code release()} and {@code close()} when the server cannot be told (the
-     * ZooKeeper providers: {@code min(connectTimeout, sessionTimeout / 2)}). §17.3 allows it plus 2 s during an
-     * outage; §24.2 and §24.5 bound by it too.
+     * ZooKeeper providers: {@code min(connectTimeout, sessionTimeout / 2)}). §17.3 and §17.5 allow it plus 2 s
+     * during an outage; §24.2 and §24.5 bound by it too.
      *
      * @return the bound; by default half the crash-release bound
      */

@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,7 +29,12 @@ import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.LockTimeoutException;
 import org.lockspi.tck.internal.Async;
+import org.lockspi.tck.internal.Contenders;
 import org.lockspi.tck.internal.Kind;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.CoveredBy;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 
 /**
  * §5 Timeouts and interrupts: a timed acquisition returns within its timeout plus a small bound, an interrupt
@@ -41,6 +48,10 @@ public interface TimeoutContracts extends TckContext {
     @Test
     @Diagnosis("tryAcquire() reaches LockBackend.acquire with a Deadline already passed: it must make one attempt and "
             + "return null, not wait for a watch, a wake-up, a poll interval, a pooled connection or a reconnection.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @CoveredBy(value = "§5.9", kinds = READ)
+    @CoveredBy(value = "§23.2", kinds = {THREAD_FREE, ASYNC})
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§5.1 tryAcquire() of a held lock returns empty at once, for every kind")
     default void tryAcquireReturnsAtOnce() throws Exception {
         for (Kind kind : requireSomeKind(provider())) {
@@ -64,6 +75,10 @@ public interface TimeoutContracts extends TckContext {
     @Diagnosis("LockBackend.acquire must give up at its Deadline: look for a wait that checks the deadline only "
             + "between poll rounds or sleeps a whole back-off past it, a deadline rounded up to whole seconds, or a "
             + "server call with a longer timeout of its own.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE}, shapes = ONE_WAITER)
+    @CoveredBy(value = "§5.9", kinds = READ)
+    @CoveredBy(value = "§23.2", kinds = {THREAD_FREE, ASYNC})
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
     @DisplayName("§5.2 tryAcquire(timeout) of a held lock returns empty after the timeout, within the overshoot "
             + "bound, for every kind")
     default void tryAcquireTimesOut() throws Exception {
@@ -85,6 +100,10 @@ public interface TimeoutContracts extends TckContext {
     @Diagnosis("The exception is the engine's, made from a null return of LockBackend.acquire at its Deadline: a late "
             + "one comes from a wait that overshoots (see §5.2); another exception type from a backend that threw "
             + "where it should have returned null.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE}, shapes = ONE_WAITER)
+    @CoveredBy(value = "§5.9", kinds = READ)
+    @CoveredBy(value = "§23.2", kinds = {THREAD_FREE, ASYNC})
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
     @DisplayName("§5.3 acquire(timeout) of a held lock throws LockTimeoutException naming the lock and the timeout, "
             + "within the overshoot bound, for every kind")
     default void acquireTimesOut() throws Exception {
@@ -98,7 +117,8 @@ public interface TimeoutContracts extends TckContext {
     }
 
     /**
-     * (INSPECT) For every declared kind, another client holds the lock; after a waiter's {@code tryAcquire(300 ms)},
+     * (INSPECT) For every declared kind, and for the read half while a writer holds, another client holds the lock;
+     * after a waiter's {@code tryAcquire(300 ms)},
      * after its {@code acquire(300 ms)} times out, and after its {@code tryAcquire()},
      * {@link TckBackend#residue(String)} shows the holder's entry alone. After the holder's release the waiter acquires
      * within 2 s, and once it releases nothing is left.
@@ -107,26 +127,29 @@ public interface TimeoutContracts extends TckContext {
     @Diagnosis("A timed-out acquire that returns null must delete its queue entry: look at the clean-up path of "
             + "LockBackend.acquire on timeout (its node or waiter mark; for a ZooKeeper semaphore both the internal "
             + "lock node and the lease node).")
-    @DisplayName("§5.4 a timed-out acquisition leaves nothing behind on the server, for every kind")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE, READ}, shapes = ONE_WAITER)
+    @CoveredBy(value = "§23.3", kinds = {THREAD_FREE, ASYNC})
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
+    @DisplayName("§5.4 a timed-out acquisition leaves nothing behind on the server, for every kind and the read half")
     default void timeoutLeavesNothing() throws Exception {
-        List<Kind> kinds = requireSomeKind(provider());
+        List<Contenders> kinds = Contenders.waiting(provider());
         requireCapability(TckBackend.Capability.INSPECT);
-        for (Kind kind : kinds) {
+        for (Contenders kind : kinds) {
             String name = uniqueName("residue-" + kind);
             LockService waiterClient = openClient();
-            Lease held = kind.of(openClient(), name).acquire(WAIT);
+            Lease held = kind.holder(openClient(), name).acquire(WAIT);
             List<String> holderOnly = backend().residue(name);
             assertFalse(holderOnly.isEmpty(), kind + ": the holder's own state is not visible to residue()");
-            assertTrue(kind.of(waiterClient, name).tryAcquire(SHORT).isEmpty());
+            assertTrue(kind.other(waiterClient, name).tryAcquire(SHORT).isEmpty());
             assertEquals(holderOnly, backend().residue(name), kind + ": tryAcquire(timeout) left state behind");
             throwsWithin(LockTimeoutException.class, SHORT.plus(BOUND), kind + ".acquire(" + SHORT + ")",
-                    () -> kind.of(waiterClient, name).acquire(SHORT));
+                    () -> kind.other(waiterClient, name).acquire(SHORT));
             assertEquals(holderOnly, backend().residue(name), kind + ": acquire(timeout) left state behind");
-            assertTrue(kind.of(waiterClient, name).tryAcquire().isEmpty());
+            assertTrue(kind.other(waiterClient, name).tryAcquire().isEmpty());
             assertEquals(holderOnly, backend().residue(name), kind + ": tryAcquire() left state behind");
             held.release();
             // Nothing stale blocks the next holder.
-            Optional<Lease> next = kind.of(waiterClient, name).tryAcquire(BOUND);
+            Optional<Lease> next = kind.other(waiterClient, name).tryAcquire(BOUND);
             assertTrue(next.isPresent(), kind + ": the lock could not be acquired after the holder released it");
             next.get().release();
             assertEquals(List.of(), backend().residue(name), kind + ": state left after every lease was released");
@@ -134,7 +157,8 @@ public interface TimeoutContracts extends TckContext {
     }
 
     /**
-     * For every declared kind, another client holds the lock, and a waiter in {@code acquire()}, then in
+     * For every declared kind, and for the read half while a writer holds, another client holds the lock, and a
+     * waiter in {@code acquire()}, then in
      * {@code acquire(30 s)}, then in {@code tryAcquire(30 s)} is interrupted once it waits. Each throws
      * {@code InterruptedException} within 2 s with the interrupt flag cleared and holds nothing; (INSPECT) the holder's
      * entry is alone on the server; after the holder's release another client acquires within 2 s.
@@ -143,16 +167,20 @@ public interface TimeoutContracts extends TckContext {
     @Diagnosis("LockBackend.acquire must end its wait on an interrupt and delete its entry first: look for a loop "
             + "that waits again after InterruptedException, a client call that ignores interrupts, or a delete that "
             + "fails because the flag is still set (clear, delete, throw).")
-    @DisplayName("§5.5 an interrupt during acquire throws InterruptedException, clears the flag and leaves nothing behind")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE, READ}, shapes = ONE_WAITER)
+    @CoveredBy(value = "§23.3", kinds = {THREAD_FREE, ASYNC})
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
+    @DisplayName("§5.5 an interrupt during acquire throws InterruptedException, clears the flag and leaves nothing "
+            + "behind, for every kind and the read half")
     default void interruptWhileWaiting() throws Exception {
-        for (Kind kind : requireSomeKind(provider())) {
+        for (Contenders kind : Contenders.waiting(provider())) {
             String name = uniqueName("interrupt-" + kind);
             LockService waiterClient = openClient();
-            Lease held = kind.of(openClient(), name).acquire(WAIT);
+            Lease held = kind.holder(openClient(), name).acquire(WAIT);
             boolean inspect = backend().capabilities().contains(TckBackend.Capability.INSPECT);
             List<String> holderOnly = inspect ? backend().residue(name) : List.of();
             for (String method : List.of("acquire()", "acquire(timeout)", "tryAcquire(timeout)")) {
-                Acquirable lock = kind.of(waiterClient, name);
+                Acquirable lock = kind.other(waiterClient, name);
                 Async<Boolean> waiter = Async.startWaiter("interrupted-" + kind, backend(), name, () -> {
                     try {
                         switch (method) {
@@ -188,7 +216,7 @@ public interface TimeoutContracts extends TckContext {
                 }
             }
             held.release();
-            Optional<Lease> next = kind.of(openClient(), name).tryAcquire(BOUND);
+            Optional<Lease> next = kind.other(openClient(), name).tryAcquire(BOUND);
             assertTrue(next.isPresent(), kind + ": after interrupted waiters, the released lock could not be acquired");
             next.get().release();
         }
@@ -204,6 +232,10 @@ public interface TimeoutContracts extends TckContext {
     @Diagnosis("The engine refuses an interrupted thread before it calls LockBackend.acquire "
             + "(AbstractAcquirable.acquireFromBackend); if this fails, the lock-api on the class path is not the "
             + "kit's, e.g. an older copy shaded into the provider's jar.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = {READ, THREAD_FREE, ASYNC}, reason = "checked by the engine before a provider is asked, in "
+            + "one piece of code for every kind; the kit checks it through the kinds tested here")
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§5.6 a thread interrupted before it calls acquire fails at once, even for a free lock or one it holds")
     default void interruptedBeforeAcquire() throws Exception {
         for (Kind kind : requireSomeKind(provider())) {
@@ -261,6 +293,10 @@ public interface TimeoutContracts extends TckContext {
     @Diagnosis("The engine clears the flag around the call, so LockBackend.acquire sees no interrupt: it fails if the "
             + "backend makes no attempt for an expired Deadline (returns null before its first server call), or "
             + "throws from a client library interrupted earlier.")
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE})
+    @Inapplicable(kinds = {READ, THREAD_FREE, ASYNC}, reason = "checked by the engine before a provider is asked, in "
+            + "one piece of code for every kind; the kit checks it through the kinds tested here")
+    @Inapplicable(shapes = {ONE_WAITER, SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.NO_QUEUE)
     @DisplayName("§5.7 tryAcquire() makes its one attempt whatever the interrupt flag, and keeps the flag")
     default void tryAcquireKeepsInterruptFlag() {
         for (Kind kind : requireSomeKind(provider())) {
@@ -286,6 +322,10 @@ public interface TimeoutContracts extends TckContext {
     @Diagnosis("The timed wait in LockBackend.acquire missed the release: a watch set after the watched node was gone "
             + "and not followed by a new look, a pub/sub message lost without a polling fallback, or a "
             + "finite-Deadline branch that waits differently from the untimed one.")
+    @Covers(kinds = MUTEX, shapes = ONE_WAITER)
+    @CoveredBy(value = "§3.4", kinds = {NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE})
+    @CoveredBy(value = "§23.6", kinds = {THREAD_FREE, ASYNC})
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
     @DisplayName("§5.8 mutex: a timed acquisition that waits gets the lock when it is released before the timeout")
     default void timedWaiterGetsLock() throws Exception {
         requireFeature(LockFeature.REENTRANT_MUTEX);
@@ -310,6 +350,10 @@ public interface TimeoutContracts extends TckContext {
     @Diagnosis("The shared kinds often wait apart from the mutex (a reader watching the writer ahead, a semaphore "
             + "watching its lease children, a poll of the permit set): look at their deadline checks in "
             + "LockBackend.acquire, also in a semaphore's internal lock.")
+    @Covers(kinds = {READ, SEMAPHORE}, shapes = ONE_WAITER)
+    @CoveredBy(value = "§5.2", kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE})
+    @CoveredBy(value = "§23.2", kinds = {THREAD_FREE, ASYNC})
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
     @DisplayName("§5.9 read half while a writer holds, semaphore of two permits both taken: timed acquisitions end "
             + "after the timeout, within the overshoot bound")
     default void sharedKindsTimeOutWithinOvershoot() throws Exception {

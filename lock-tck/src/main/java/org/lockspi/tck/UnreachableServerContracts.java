@@ -1,5 +1,7 @@
 package org.lockspi.tck;
 
+import static org.lockspi.tck.coverage.KindColumn.*;
+import static org.lockspi.tck.coverage.QueueShape.*;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,12 +17,16 @@ import org.lockspi.LockService;
 import org.lockspi.Locks;
 import org.lockspi.spi.LockUri;
 import org.lockspi.tck.internal.Checks;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.Inapplicable;
 
 /**
  * §15 Unreachable servers: opening a service against an address where nothing listens fails with
  * {@link LockConnectionException} within the connect timeout plus a bound, never hangs, names the address and
  * never shows a password; a host name no resolver knows fails at once. The provider's parameters are those of {@link TckContext#clientUri()}.
  */
+@Inapplicable(kinds = {MUTEX, NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, shapes = {ONE_WAITER,
+        SEVERAL_WAITERS, MIXED_KINDS}, reason = "the service cannot open: no lock of any kind is asked for")
 public interface UnreachableServerContracts extends TckContext {
 
     /**
@@ -32,6 +38,7 @@ public interface UnreachableServerContracts extends TckContext {
     @Diagnosis("LockProvider.open must give up at its connect timeout with LockConnectionException naming the "
             + "address: look for a retry policy around the connect that loops past it, a client left reconnecting "
             + "forever, or the library's exception passed on unwrapped.")
+    @Covers(kinds = {})
     @DisplayName("§15.1 opening against an unreachable server fails with LockConnectionException naming the "
             + "address, within the bound")
     default void unreachableServerFailsFast() {
@@ -58,6 +65,7 @@ public interface UnreachableServerContracts extends TckContext {
     @Diagnosis("Look at the messages LockProvider.open builds when the connect fails: the raw URI, the client "
             + "library's connection string or its exception (which may quote user:password) must not be passed on; "
             + "name the hosts from LockUri.hostList().")
+    @Covers(kinds = {})
     @DisplayName("§15.2 the failure to reach a server never shows the URI's password")
     default void unreachableServerHidesPassword() {
         String password = "Tck-s3cret-pw";
@@ -87,6 +95,7 @@ public interface UnreachableServerContracts extends TckContext {
     @Diagnosis("LockProvider.open must fail at once on an unknown host rather than retry the resolution until its "
             + "connect timeout (ZooKeeper's client retries unresolvable hosts in its connection loop): resolve the "
             + "hosts first and throw LockConnectionException naming the host.")
+    @Covers(kinds = {})
     @DisplayName("§15.3 opening against a host name no resolver knows fails at once with LockConnectionException "
             + "naming the host")
     default void unresolvableHostFailsAtOnce() {

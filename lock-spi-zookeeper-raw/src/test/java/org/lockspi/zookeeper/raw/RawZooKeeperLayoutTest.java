@@ -163,8 +163,10 @@ class RawZooKeeperLayoutTest {
         assertEquals(List.of(theirs.substring(path.length() + 1)), children(path), "the failed try left nothing");
         CompletableFuture<Long> ours = waitForMutex(name);
         awaitChildren(path, 2); // our node is queued behind theirs
-        // the server announces no watch; look at its watch table briefly
-        Poll.until("watches on " + path, 1, () -> server.wakeupRegistrations(name), Duration.ofSeconds(5));
+        // the server announces no watch; look at its watch table briefly: our waiter's watch on the node ahead of it
+        // (awaitChildren's own child watch on the lock's path aside)
+        String node = name + "/" + theirs.substring(path.length() + 1);
+        Poll.until("watches on " + theirs, 1, () -> server.wakeupRegistrations(node), Duration.ofSeconds(5));
         assertFalse(ours.isDone(), "still waiting behind the foreign node");
         foreign.delete(theirs, -1);
         long token = ours.get(10, TimeUnit.SECONDS);

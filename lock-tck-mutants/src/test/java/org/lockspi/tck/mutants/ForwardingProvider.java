@@ -178,6 +178,29 @@ public abstract class ForwardingProvider implements LockProvider {
         }
     }
 
+    /** A lease that hides its end: never lost, no confirmation or validity deadline (the SPI's defaults). */
+    public static class Silent extends Lease {
+        /** @param real the real backend's lease */
+        public Silent(BackendLease real) {
+            super(real);
+        }
+
+        @Override
+        public boolean isLost() {
+            return false;
+        }
+
+        @Override
+        public long confirmedUntilNanos() {
+            return Long.MAX_VALUE;
+        }
+
+        @Override
+        public long validUntilNanos() {
+            return Long.MAX_VALUE;
+        }
+    }
+
     /** The engine's events, with the real backend's leases replaced by their wrappers. */
     private final class Relay implements BackendEvents {
         private final BackendEvents engine;

@@ -64,6 +64,31 @@ enum Mutant {
             "the reconnection (connectionRestored) not passed on: leases stay UNCERTAIN", "§16.1"),
     REDIS_VALIDITY_UNTRACKED(MutantRuns.RedisValidityUntracked.class, "redis-baseline",
             "confirmedUntilNanos()/validUntilNanos() not tracked (the SPI defaults)", "§18.3"),
+    // one kind or one waiting path only (issue #23: rules extended to every kind and queue shape)
+    REDIS_READER_MARK_LEFT(MutantRuns.RedisReaderMarkLeft.class, "redis-baseline",
+            "a reader that gives up (timeout) leaves its waiter mark, to expire on its own", "§5.4", "§23.6"),
+    REDIS_READ_DEFAULT_LEASE(MutantRuns.RedisReadDefaultLease.class, "redis-baseline",
+            "the read half takes the default lease time (30 s), not the URI's: a crashed reader's entry and a crashed "
+            + "waiting reader's mark outlive it, and a reader learns of a loss only at its renewal", "§11.1", "§11.2",
+            "§12.1"),
+    REDIS_SHARED_LOSS_UNREPORTED(MutantRuns.RedisSharedLossUnreported.class, "redis-baseline",
+            "the loss of a shared lease (a reader, a permit) not reported; the exclusive kinds report theirs",
+            "§12.1"),
+    REDIS_FAIR_NRM_UNQUEUED(MutantRuns.RedisFairNrmUnqueued.class, "redis-fair",
+            "the non-reentrant mutex skips the fair queue (the baseline's script): its waiters race when woken",
+            "§14.5"),
+    RAW_SEMAPHORE_HERD(MutantRuns.RawSemaphoreHerd.class, "zookeeper-raw",
+            "the semaphore's internal-lock waiters watch the children of locks, not their predecessor (a herd on "
+            + "one waiting path)", "§14.6"),
+    REDIS_RENEWAL_SKIPS_READERS(MutantRuns.RedisRenewalSkipsReaders.class, "redis-baseline",
+            "the watchdog does not renew read leases: the readers' entries expire after one lease time", "§17.4"),
+    // the bounds of a cut-off client (issue #23: every stated bound measured)
+    RAW_NO_CONFIRMATION_THRESHOLD(MutantRuns.RawNoConfirmationThreshold.class, "zookeeper-raw",
+            "no confirmation threshold: a cut-off lease reads HELD until the disconnect event (2/3 of the session "
+            + "timeout)", "§17.5"),
+    REDIS_CLOSE_WAITS_PER_LEASE(MutantRuns.RedisCloseWaitsPerLease.class, "redis-baseline",
+            "close() deletes the leases one by one, each waiting its socket timeout on a silent server", "§17.5"),
+    // single messages lost or late (§24)
     RAW_CREATES_AGAIN_BLIND(MutantRuns.RawCreatesAgainBlind.class, "zookeeper-raw",
             "a create that met a connection loss made again without looking for the node the lost one made: an "
                     + "orphan ahead of the client's own node", "§24.1"),
@@ -71,7 +96,8 @@ enum Mutant {
             "a delete that met a connection loss left to a sweep a session timeout and a second later, not sent again "
                     + "when the connection returns", "§24.2"),
     REDIS_VALIDITY_FROM_ANSWER(MutantRuns.RedisValidityFromAnswer.class, "redis-baseline",
-            "a lease's validity counted from when its renewal's answer came, not from when it was sent", "§24.3"),
+            "a lease's validity counted from when its renewal's answer came, not from when it was sent", "§17.5",
+            "§24.3"),
     RAW_WATCH_LOSS_IGNORED(MutantRuns.RawWatchLossIgnored.class, "zookeeper-raw",
             "a watch whose getData met a connection loss taken as set: the waiter waits for a wake-up that never "
                     + "comes", "§24.4"),

@@ -97,6 +97,20 @@ final class MutantRuns {
 
     // ---- zookeeper-raw ----
 
+    static final class RawSemaphoreHerd extends OnZooKeeper {
+        @Override
+        public LockProvider provider() {
+            return new RawMutants.SemaphoreHerd();
+        }
+    }
+
+    static final class RawNoConfirmationThreshold extends OnZooKeeper {
+        @Override
+        public LockProvider provider() {
+            return new RawMutants.NoConfirmationThreshold();
+        }
+    }
+
     static final class RawDeadlineWholeSeconds extends OnZooKeeper {
         @Override
         public LockProvider provider() {
@@ -308,6 +322,48 @@ final class MutantRuns {
         @Override
         public LockProvider provider() {
             return new RedisMutants.StaleConnectionSurfaces();
+        }
+    }
+
+    static final class RedisReaderMarkLeft extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new RedisKindMutants.ReaderMarkLeft();
+        }
+    }
+
+    static final class RedisReadDefaultLease extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new RedisKindMutants.ReadDefaultLease();
+        }
+    }
+
+    static final class RedisSharedLossUnreported extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new RedisKindMutants.SharedLossUnreported();
+        }
+    }
+
+    static final class RedisFairNrmUnqueued extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new RedisKindMutants.FairNonReentrantUnqueued();
+        }
+    }
+
+    static final class RedisRenewalSkipsReaders extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new RedisKindMutants.RenewalSkipsReaders();
+        }
+    }
+
+    static final class RedisCloseWaitsPerLease extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new RedisKindMutants.CloseWaitsPerLease();
         }
     }
 

@@ -117,22 +117,7 @@ public final class RawMutants {
 
         @Override
         protected Lease lease(BackendLease real) {
-            return new Lease(real) {
-                @Override
-                public boolean isLost() {
-                    return false;
-                }
-
-                @Override
-                public long confirmedUntilNanos() {
-                    return Long.MAX_VALUE;
-                }
-
-                @Override
-                public long validUntilNanos() {
-                    return Long.MAX_VALUE;
-                }
-            };
+            return new Silent(real);
         }
 
         @Override
@@ -271,13 +256,30 @@ public final class RawMutants {
             return new ForwardingZkOps(real) {
                 @Override
                 public boolean watchNode(String path, Runnable onChange) throws KeeperException, InterruptedException {
-                    List<String> children;
-                    try {
-                        children = real.watchChildren(parentOf(path), onChange);
-                    } catch (KeeperException.NoNodeException e) {
-                        return false;
-                    }
-                    return children.contains(ZkLayout.nodeName(path));
+                    return watchChildrenInstead(real, path, onChange);
+                }
+            };
+        }
+    }
+
+    /**
+     * The semaphore's internal-lock waiters (the non-reentrant mutex's too, in Curator's layout) watch the children of
+     * {@code locks} instead of their predecessor: each change of that queue wakes all of them (a herd on one waiting
+     * path; the mutex and read-write waiters still watch their predecessor).
+     */
+    public static final class SemaphoreHerd extends OnRawOps {
+        /** For ServiceLoader. */
+        public SemaphoreHerd() {
+            super("mutant-raw-semaphore-herd");
+        }
+
+        @Override
+        ZkOps wrap(ZkOps real, ZkSettings settings) {
+            return new ForwardingZkOps(real) {
+                @Override
+                public boolean watchNode(String path, Runnable onChange) throws KeeperException, InterruptedException {
+                    return ZkLayout.nodeName(parentOf(path)).equals(ZkLayout.SEMAPHORE_LOCKS)
+                            ? watchChildrenInstead(real, path, onChange) : real.watchNode(path, onChange);
                 }
             };
         }
@@ -387,5 +389,43 @@ public final class RawMutants {
                 }
             };
         }
+    }
+
+    /**
+     * No confirmation threshold: a lease's confirmation counts as long as its validity, so a cut-off lease reads
+     * {@code HELD} until the client library reports the disconnect (two thirds of the session timeout) instead of
+     * turning {@code UNCERTAIN} at {@code uncertainAfter}.
+     */
+    public static final class NoConfirmationThreshold extends ForwardingProvider {
+        /** For ServiceLoader. */
+        public NoConfirmationThreshold() {
+            super("mutant-raw-no-confirmation-threshold", new RawZooKeeperLockProvider());
+        }
+
+        @Override
+        protected Lease lease(BackendLease real) {
+            return new Lease(real) {
+                @Override
+                public long confirmedUntilNanos() {
+                    return real.validUntilNanos();
+                }
+            };
+        }
+    }
+
+    /**
+     * Watches the children of a node's parent where its data was to be watched: any change of the queue fires it.
+     *
+     * @return whether the node was there (as {@code watchNode} answers)
+     */
+    static boolean watchChildrenInstead(ZkOps real, String path, Runnable onChange)
+            throws KeeperException, InterruptedException {
+        List<String> children;
+        try {
+            children = real.watchChildren(ForwardingZkOps.parentOf(path), onChange);
+        } catch (KeeperException.NoNodeException e) {
+            return false;
+        }
+        return children.contains(ZkLayout.nodeName(path));
     }
 }

@@ -26,6 +26,33 @@ public final class RedisMutants {
     private RedisMutants() {
     }
 
+    /** redis-baseline, with the server and key prefix of its URI at hand, for a mutant that touches keys itself. */
+    abstract static class OnRedisKeys extends ForwardingProvider {
+        private volatile HostAndPort server;
+        private volatile String keyPrefix;
+
+        OnRedisKeys(String name) {
+            super(name, new RedisLockProvider());
+        }
+
+        @Override
+        protected LockUri uri(LockUri uri) {
+            server = HostAndPort.from(uri.hosts().get(0));
+            keyPrefix = uri.parameter("keyPrefix").orElse("lockspi:");
+            return uri;
+        }
+
+        /** @return the server the URI names */
+        HostAndPort server() {
+            return server;
+        }
+
+        /** @return the lock's base key, {@code <keyPrefix>{<name>}} */
+        String redisKey(String name) {
+            return keyPrefix + "{" + name + "}";
+        }
+    }
+
     /** The busy reply of the acquire script (nil) taken for a grant: a held lock is "acquired" anyway. */
     public static final class BusyAsGranted extends ForwardingProvider {
         /** For ServiceLoader. */
@@ -226,20 +253,10 @@ public final class RedisMutants {
      * The exclusive release as a plain {@code DEL} of the lock's key, without comparing the owner token: a late
      * release of a lease that was lost meanwhile deletes the next holder's key.
      */
-    public static final class ReleaseWithoutOwnerCheck extends ForwardingProvider {
-        private volatile HostAndPort server;
-        private volatile String keyPrefix;
-
+    public static final class ReleaseWithoutOwnerCheck extends OnRedisKeys {
         /** For ServiceLoader. */
         public ReleaseWithoutOwnerCheck() {
-            super("mutant-redis-release-without-owner-check", new RedisLockProvider());
-        }
-
-        @Override
-        protected LockUri uri(LockUri uri) {
-            server = HostAndPort.from(uri.hosts().get(0));
-            keyPrefix = uri.parameter("keyPrefix").orElse("lockspi:");
-            return uri;
+            super("mutant-redis-release-without-owner-check");
         }
 
         @Override
@@ -249,8 +266,8 @@ public final class RedisMutants {
             if (real == null || request.kind() == LockKind.READ || request.kind() == LockKind.SEMAPHORE) {
                 return real;
             }
-            String key = keyPrefix + "{" + request.name() + "}";
-            HostAndPort at = server;
+            String key = redisKey(request.name());
+            HostAndPort at = server();
             return new Lease(real) {
                 @Override
                 public void release() {

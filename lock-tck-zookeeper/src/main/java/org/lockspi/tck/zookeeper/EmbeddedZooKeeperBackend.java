@@ -31,6 +31,7 @@ import org.apache.zookeeper.server.EphemeralType;
 import org.apache.zookeeper.server.RequestProcessor;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
+import org.apache.zookeeper.server.watch.IWatchManager;
 import org.lockspi.tck.TckBackend;
 import org.lockspi.tck.support.FileTrees;
 import org.lockspi.tck.support.Ports;
@@ -399,20 +400,44 @@ public final class EmbeddedZooKeeperBackend implements TckBackend {
     }
 
     /**
-     * Counts data watches (set by {@code getData} and {@code exists}) on the lock's path and every path below, one
-     * per session and path. {@code lockName} may be extended by a path below the lock, such as
-     * {@code orders/_c_9f1d-lock-0000000003}, to count the watches on that one node.
+     * Counts the watches on the lock's path and every path below, one per session and path: data watches (set by
+     * {@code getData} and {@code exists}) and child watches (set by {@code getChildren}), since a waiter may wait on
+     * either (a semaphore's first waiter watches the permits' children). {@code lockName} may be extended by a path
+     * below the lock, such as {@code orders/_c_9f1d-lock-0000000003}, to count the watches on that node and below.
      */
     @Override
     public synchronized int wakeupRegistrations(String lockName) {
         String path = lockPath(lockName);
         int count = 0;
-        for (Map.Entry<String, Set<Long>> e : tree().getWatchesByPath().toMap().entrySet()) {
-            if (e.getKey().equals(path) || e.getKey().startsWith(path + "/")) {
-                count += e.getValue().size();
+        for (IWatchManager watches : new IWatchManager[] {dataWatches(), childWatches()}) {
+            for (Map.Entry<String, Set<Long>> e : watches.getWatchesByPath().toMap().entrySet()) {
+                if (e.getKey().equals(path) || e.getKey().startsWith(path + "/")) {
+                    count += e.getValue().size();
+                }
             }
         }
         return count;
+    }
+
+    private IWatchManager dataWatches() {
+        return watchManager("dataWatches");
+    }
+
+    /** The server keeps child watches apart and offers no view of them by path: its own field, read as it is. */
+    private IWatchManager childWatches() {
+        return watchManager("childWatches");
+    }
+
+    private IWatchManager watchManager(String field) {
+        DataTree tree = tree();
+        try {
+            java.lang.reflect.Field watches = DataTree.class.getDeclaredField(field);
+            watches.setAccessible(true);
+            return (IWatchManager) watches.get(tree);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("ZooKeeper " + Version.getFullVersion() + " keeps no " + field
+                    + " in its DataTree", e);
+        }
     }
 
     /**

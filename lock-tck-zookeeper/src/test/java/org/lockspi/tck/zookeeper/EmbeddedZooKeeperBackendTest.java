@@ -267,7 +267,7 @@ class EmbeddedZooKeeperBackendTest {
     }
 
     @Test
-    void watchCountCountsDataWatchesBelowTheLock() throws Exception {
+    void watchCountCountsDataAndChildWatchesBelowTheLock() throws Exception {
         ZooKeeper holder = connect();
         ZooKeeper waiter = connect();
         String node = lockNode(holder, "watch");
@@ -282,10 +282,12 @@ class EmbeddedZooKeeperBackendTest {
         holder.getData(node, onDelete, null);
         assertEquals(2, backend.wakeupRegistrations("watch"));
         assertEquals(0, backend.wakeupRegistrations("watch-other"), "only paths below the lock count");
+        waiter.getChildren(node.substring(0, node.lastIndexOf('/')), e -> { });
+        assertEquals(3, backend.wakeupRegistrations("watch"), "a child watch on the lock's path counts too");
 
         holder.delete(node, -1);
         assertTrue(deleted.await(5, TimeUnit.SECONDS));
-        assertEquals(0, backend.wakeupRegistrations("watch"), "fired watches are gone");
+        assertEquals(0, backend.wakeupRegistrations("watch"), "fired watches are gone, the child watch with them");
     }
 
     @Test

@@ -7,7 +7,10 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
@@ -161,6 +164,27 @@ public final class Async<T> {
             if (waitingSamples < 3) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
             }
+        }
+    }
+
+    /**
+     * Waits for a future that must complete normally.
+     *
+     * @param future the future
+     * @param max    how long it may take
+     * @param what   what it is, for the failure message
+     * @param <T>    its value
+     * @return its value
+     * @throws AssertionError       if it failed (with its cause) or did not complete within {@code max}
+     * @throws InterruptedException if the waiting thread is interrupted
+     */
+    public static <T> T await(CompletableFuture<T> future, Duration max, String what) throws InterruptedException {
+        try {
+            return future.get(max.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new AssertionError(what + " failed: " + e.getCause(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new AssertionError(what + " did not complete within " + max);
         }
     }
 

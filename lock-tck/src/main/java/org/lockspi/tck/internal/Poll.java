@@ -49,6 +49,42 @@ public final class Poll {
     }
 
     /**
+     * Waits until {@code probe} has yielded the same value for {@code quiet}: for server state that settles in more
+     * than one step (a ZooKeeper semaphore waiter adds a lock node, then a lease node).
+     *
+     * @param what    what is awaited, for the failure message
+     * @param probe   reads the current value
+     * @param quiet   how long it must stay the same
+     * @param timeout how long to wait in all
+     * @param <T>     the value's type
+     * @return the settled value
+     * @throws AssertionError        if it kept changing for {@code timeout}
+     * @throws IllegalStateException if the thread is interrupted (its flag is set again)
+     */
+    public static <T> T settled(String what, Supplier<T> probe, Duration quiet, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        T last = probe.get();
+        long since = System.nanoTime();
+        while (System.nanoTime() - since < quiet.toNanos()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError(what + " kept changing for " + timeout + ": " + last);
+            }
+            try {
+                Thread.sleep(STEP_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + what, e);
+            }
+            T now = probe.get();
+            if (!Objects.equals(now, last)) {
+                last = now;
+                since = System.nanoTime();
+            }
+        }
+        return last;
+    }
+
+    /**
      * Looks at a value until it satisfies {@code done} or the timeout passes, and returns the last value seen, for
      * contracts that judge it afterwards together with their other checks.
      *

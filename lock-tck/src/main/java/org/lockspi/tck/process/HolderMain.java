@@ -9,7 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.lockspi.Acquirable;
 import org.lockspi.Lease;
 import org.lockspi.LeaseState;
@@ -31,11 +33,13 @@ import org.lockspi.tck.internal.HoldWatch;
  * talks in lines on standard output:
  *
  * <dl>
- *   <dt>{@code hold <uri> <provider> <lock> <kind>}</dt>
+ *   <dt>{@code hold <uri> <provider> <lock> <kind> [<lock> <kind> ...]}</dt>
  *   <dd>acquires the lock (waiting up to {@value #WAIT_SECONDS} s), prints {@code HELD <fencing token>} (or
  *       {@code HELD none} without {@link LockFeature#FENCING_TOKENS}) and waits for {@code release} on standard
  *       input, then prints {@code RELEASING <state>} (the lease's {@link Lease#state()} just before it is
- *       released), releases, prints {@code RELEASED} and ends; it also ends when its input closes.</dd>
+ *       released), releases, prints {@code RELEASED} and ends; it also ends when its input closes. With several
+ *       locks each is acquired in a thread of its own, at once, and each grant prints
+ *       {@code HELD <token> <lock>}; {@code release} releases every lease held and prints {@code RELEASED}.</dd>
  *   <dt>{@code hammer <uri> <provider> <lock> <kind> <n> <dir>}</dt>
  *   <dd>prints {@code READY}, waits for {@code go} on standard input, then {@code n} times acquires, runs
  *       {@link #guardedIncrement(Path)} on {@code dir} and releases; prints {@code DONE <n>}, or
@@ -59,7 +63,8 @@ import org.lockspi.tck.internal.HoldWatch;
  *       {@code STOPPED <token> <reason>}. {@code close} on standard input, or its end, closes the participant;
  *       then it prints {@code CLOSED} and ends.</dd>
  * </dl>
- * {@code <kind>} is {@code mutex} or {@code non-reentrant}. Any failure prints {@code ERROR <exception>} and exits
+ * {@code <kind>} is {@code mutex}, {@code non-reentrant} (or {@code non-reentrant-mutex}), {@code write},
+ * {@code read} or {@code semaphore} (of one permit). Any failure prints {@code ERROR <exception>} and exits
  * with {@value #EXIT_ERROR}; the stack trace goes to standard error.
  */
 public final class HolderMain {
@@ -87,11 +92,11 @@ public final class HolderMain {
      * @param args see the class description
      */
     public static void main(String[] args) {
-        if (args.length < 5 || !(args[0].equals("hold") && args.length == 5
+        if (args.length < 5 || !(args[0].equals("hold") && args.length % 2 == 1
                 || args[0].equals("hammer") && args.length == 7 || args[0].equals("guard") && args.length == 7
                 || args[0].equals("lead") && args.length == 6)) {
-            System.err.println("usage: hold <uri> <provider> <lock> <kind> | hammer <uri> <provider> <lock> <kind>"
-                    + " <n> <dir> | guard <uri> <provider> <lock> <kind> <registerPort> <client>"
+            System.err.println("usage: hold <uri> <provider> <lock> <kind> [<lock> <kind> ...] | hammer <uri> "
+                    + "<provider> <lock> <kind> <n> <dir> | guard <uri> <provider> <lock> <kind> <registerPort> <client>"
                     + " | lead <uri> <provider> <election> <id> <registerPort>");
             System.exit(EXIT_USAGE);
         }
@@ -104,7 +109,7 @@ public final class HolderMain {
                     exit = lead(service, args[3], args[4], Integer.parseInt(args[5]), in);
                     break;
                 case "hold":
-                    exit = hold(service, lock, in);
+                    exit = args.length == 5 ? hold(service, lock, in) : holdAll(service, args, in);
                     break;
                 case "guard":
                     exit = guard(lock, Integer.parseInt(args[5]), args[6], in);
@@ -124,8 +129,9 @@ public final class HolderMain {
     /**
      * @param service the service
      * @param name    the lock name
-     * @param kind    {@code mutex} or {@code non-reentrant}
-     * @return the lock of that kind
+     * @param kind    {@code mutex}, {@code non-reentrant} ({@code non-reentrant-mutex}), {@code write}, {@code read}
+     *                or {@code semaphore}
+     * @return the lock of that kind (a semaphore of one permit)
      * @throws IllegalArgumentException for another kind
      */
     public static Acquirable lock(LockService service, String name, String kind) {
@@ -133,10 +139,48 @@ public final class HolderMain {
             case "mutex":
                 return service.mutex(name);
             case "non-reentrant":
+            case "non-reentrant-mutex":
                 return service.nonReentrantMutex(name);
+            case "write":
+                return service.readWriteLock(name).writeLock();
+            case "read":
+                return service.readWriteLock(name).readLock();
+            case "semaphore":
+                return service.semaphore(name, 1);
             default:
-                throw new IllegalArgumentException("kind is neither mutex nor non-reentrant: " + kind);
+                throw new IllegalArgumentException("kind is none of mutex, non-reentrant, write, read, semaphore: "
+                        + kind);
         }
+    }
+
+    /** {@code hold} with several locks: each acquired in a thread of its own, all released on {@code release}. */
+    private static int holdAll(LockService service, String[] args, BufferedReader in) throws IOException {
+        List<Lease> held = new CopyOnWriteArrayList<>();
+        for (int i = 3; i < args.length; i += 2) {
+            String name = args[i];
+            Acquirable lock = lock(service, name, args[i + 1]);
+            Thread acquirer = new Thread(() -> {
+                try {
+                    Lease lease = lock.acquire(Duration.ofSeconds(WAIT_SECONDS));
+                    held.add(lease);
+                    say("HELD " + (service.features().contains(LockFeature.FENCING_TOKENS) ? lease.fencingToken()
+                            : "none") + " " + name);
+                } catch (Exception e) {
+                    e.printStackTrace();
+                    say("ERROR " + e);
+                }
+            }, "hold-" + name);
+            acquirer.setDaemon(true);
+            acquirer.start();
+        }
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            if (line.equals("release")) {
+                held.forEach(Lease::release);
+                say("RELEASED");
+                return 0;
+            }
+        }
+        return 0; // the parent is gone; closing the service frees the locks
     }
 
     private static int hold(LockService service, Acquirable lock, BufferedReader in)

@@ -102,6 +102,7 @@ public final class ConformanceReport {
     private EnumSet<LockFeature> features;
     private String backend = "(not started)";
     private EnumSet<TckBackend.Capability> capabilities;
+    private String coverage;
 
     /**
      * @param testClass  the TCK class's name
@@ -166,6 +167,16 @@ public final class ConformanceReport {
         this.backend = backend.description();
         this.capabilities = backend.capabilities().isEmpty() ? EnumSet.noneOf(TckBackend.Capability.class)
                 : EnumSet.copyOf(backend.capabilities());
+    }
+
+    /**
+     * Records the coverage matrix of the kit's rules this class runs, which {@link #render()} prints before the
+     * totals.
+     *
+     * @param matrix the matrix as text ({@code CoverageMatrix.renderText()})
+     */
+    public synchronized void coverage(String matrix) {
+        this.coverage = matrix;
     }
 
     /** @param test a test's display name; it passed */
@@ -378,6 +389,9 @@ public final class ConformanceReport {
         List<String> notRun = notRun();
         if (!notRun.isEmpty() && !strict) {
             out.append("not run (not selected): ").append(String.join(", ", rules(notRun))).append('\n');
+        }
+        if (coverage != null) {
+            out.append(coverage).append('\n');
         }
         out.append(String.format("totals: %d tests ran: %d passed, %d failed, %d skipped, %d not verified; %d not "
                 + "run%n", outcomes.size(), count(outcomes, Status.PASSED), count(outcomes, Status.FAILED),

@@ -8,13 +8,19 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,15 +36,20 @@ import java.util.regex.Pattern;
  *   <li>{@link #heal()}: new connections are forwarded again (the port is listened on again if it was closed).
  *       Connections that dropped bytes are closed, because their byte streams have holes no protocol survives;
  *       the client reconnects, as it would after a real partition outlasted its read timeout.</li>
+ *   <li>{@link #delayFromServer(Duration)}: every byte from the server reaches the client that much later, in
+ *       order, as over a slow link; the client's bytes go at once.</li>
  * </ul>
  *
  * <p>With a {@link WireProtocol} ({@link #inFrontOf(String, WireProtocol)}) the proxy also reads the messages it
  * carries: it passes each on once it is whole, logs it ({@link #traffic()}), and can take out one chosen message
  * instead of a whole connection ({@link #arm(WireFault)}: a request that never arrives, an answer that never comes
- * back, an answer that comes late before the cut).
+ * back, an answer that comes late before the cut). The delay from the server applies to whole messages then, as
+ * the proxy passes them on.
  *
- * <p>Two threads per connection copy the bytes; at most {@value #CONNECTIONS} connections at once. Thread-safe;
+ * <p>Two threads per connection copy the bytes, and one more delivers the delayed ones; at most {@value #CONNECTIONS} connections at once. Thread-safe;
  * {@link #close()} closes every socket and ends every thread, idempotent.
+ *
+ * <p>(Over 500 lines: the cut, the wire tap and the delay all act on each connection's two pumps and its state.)
  */
 public final class TcpProxy implements AutoCloseable {
     static final int CONNECTIONS = 32;
@@ -53,7 +64,13 @@ public final class TcpProxy implements AutoCloseable {
     private final List<Link> links = new ArrayList<>(); // guarded by this
     private final Set<String> upstreams = new LinkedHashSet<>(); // guarded by this
     private ServerSocket listener; // guarded by this; null while refusing
+    /** Counted down when the accept loop of {@code listener} has returned. */
+    private CountDownLatch acceptEnded; // guarded by this
     private boolean cut; // guarded by this
+    /** How long bytes from the server are held back, in ns; 0 forwards them at once. */
+    private volatile long delayNanos;
+    /** Delivers delayed bytes in the order they were read (one thread; equal delays keep the order). */
+    private final ScheduledExecutorService delayed;
     private boolean closed; // guarded by this
 
     /** One client connection and its upstream one; {@code upstream} is null for one accepted while cut. */
@@ -62,6 +79,10 @@ public final class TcpProxy implements AutoCloseable {
         final Socket upstream;
         final WireTap.Connection wire; // null without a protocol, or without an upstream
         volatile boolean dropped;
+        /** Bytes from the server scheduled for delivery and not yet written. */
+        final AtomicInteger pending = new AtomicInteger();
+        /** When the last scheduled bytes from the server are due (nanoTime): later ones never come before them. */
+        long lastDue; // the server pump's thread only
 
         Link(Socket client, Socket upstream, WireTap.Connection wire) {
             this.client = client;
@@ -79,15 +100,23 @@ public final class TcpProxy implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        delayed = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "lockspi-tck-proxy-delay");
+            t.setDaemon(true);
+            return t;
+        });
         try {
             listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         } catch (IOException e) {
             threads.shutdownNow();
+            delayed.shutdownNow();
             throw new UncheckedIOException("cannot open the proxy's socket", e);
         }
         port = listener.getLocalPort();
         ServerSocket first = listener;
-        threads.execute(() -> acceptLoop(first));
+        CountDownLatch ended = new CountDownLatch(1);
+        acceptEnded = ended;
+        threads.execute(() -> acceptLoop(first, ended));
     }
 
     /**
@@ -192,12 +221,41 @@ public final class TcpProxy implements AutoCloseable {
      *
      * @param acceptNew whether new connections are still accepted (and black-holed) or refused
      */
-    public synchronized void blackHole(boolean acceptNew) {
-        cut = true;
-        if (!acceptNew && listener != null) {
-            closeQuietly(listener);
-            listener = null;
+    public void blackHole(boolean acceptNew) {
+        CountDownLatch ended = null;
+        synchronized (this) {
+            cut = true;
+            if (!acceptNew && listener != null) {
+                closeQuietly(listener);
+                listener = null;
+                ended = acceptEnded;
+            }
         }
+        if (ended != null) {
+            // the kernel keeps the socket listening until the thread blocked in accept() has left it: connections
+            // are refused only from then on (outside the lock, which that thread may be waiting for)
+            try {
+                ended.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Holds back every byte from the server for {@code delay} before the client gets it, from now on (on open
+     * connections too); {@code Duration.ZERO} ends the delay. Bytes never overtake bytes held back before them, also
+     * when the delay is lowered. Bytes still held back when the proxy is cut are dropped. With a
+     * {@link WireProtocol} the delay holds back whole messages, as the proxy passes them on.
+     *
+     * @param delay how long each byte from the server is held back, at least zero
+     * @throws IllegalArgumentException if {@code delay} is negative
+     */
+    public void delayFromServer(Duration delay) {
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("delay < 0: " + delay);
+        }
+        delayNanos = delay.toNanos();
     }
 
     /**
@@ -218,14 +276,24 @@ public final class TcpProxy implements AutoCloseable {
                 again.setReuseAddress(true);
                 again.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
                 listener = again;
-                threads.execute(() -> acceptLoop(again));
+                CountDownLatch ended = new CountDownLatch(1);
+                acceptEnded = ended;
+                threads.execute(() -> acceptLoop(again, ended));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot listen on proxy port " + port + " again", e);
             }
         }
     }
 
-    private void acceptLoop(ServerSocket socket) {
+    private void acceptLoop(ServerSocket socket, CountDownLatch ended) {
+        try {
+            accept(socket);
+        } finally {
+            ended.countDown();
+        }
+    }
+
+    private void accept(ServerSocket socket) {
         while (true) {
             Socket client;
             try {
@@ -274,7 +342,9 @@ public final class TcpProxy implements AutoCloseable {
         byte[] buffer = new byte[8192];
         try {
             InputStream in = from.getInputStream();
-            OutputStream out = to == null ? null : to.getOutputStream();
+            OutputStream out = to == null ? null
+                    : direction == WireMessage.Direction.RESPONSE ? new FromServer(link, to.getOutputStream())
+                    : to.getOutputStream();
             for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
                 if (link.wire != null) {
                     WireTap.After after = tap.carry(link.wire, direction, buffer, n, out, () -> dropping(link),
@@ -315,6 +385,85 @@ public final class TcpProxy implements AutoCloseable {
         return cut || link.dropped;
     }
 
+    /**
+     * The client's socket as the server's bytes reach it: at once while there is no delay; while
+     * {@link #delayFromServer(Duration) delayed}, or behind bytes held back before, what is written is gathered and
+     * handed at {@link #flush()} to the delay thread. Used by the link's server pump only.
+     */
+    private final class FromServer extends OutputStream {
+        private final Link link;
+        private final OutputStream socket;
+        private byte[] buffer = new byte[8192];
+        private int size;
+
+        FromServer(Link link, OutputStream socket) {
+            this.link = link;
+            this.socket = socket;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] bytes, int from, int length) throws IOException {
+            if (size == 0 && delayNanos == 0 && link.pending.get() == 0) {
+                socket.write(bytes, from, length); // not delayed: as it comes, as without a delay
+                return;
+            }
+            if (size + length > buffer.length) {
+                buffer = Arrays.copyOf(buffer, Math.max(2 * buffer.length, size + length));
+            }
+            System.arraycopy(bytes, from, buffer, size, length);
+            size += length;
+        }
+
+        @Override
+        public void flush() throws IOException {
+            if (size == 0) {
+                socket.flush();
+                return;
+            }
+            byte[] chunk = Arrays.copyOf(buffer, size);
+            size = 0;
+            long delay = delayNanos;
+            if (delay == 0 && link.pending.get() == 0) {
+                socket.write(chunk);
+                socket.flush();
+                return;
+            }
+            // in order: after the bytes held back before, also once the delay was lowered
+            long now = System.nanoTime();
+            long due = Math.max(now + delay, link.lastDue);
+            link.lastDue = due;
+            link.pending.incrementAndGet();
+            try {
+                delayed.schedule(() -> deliver(link, socket, chunk), due - now, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException closing) {
+                link.pending.decrementAndGet(); // the proxy is closed: nothing is delivered any more
+            }
+        }
+    }
+
+    /** Writes bytes held back by the delay, unless the proxy was cut meanwhile. */
+    private void deliver(Link link, OutputStream out, byte[] chunk) {
+        try {
+            synchronized (this) {
+                if (cut || link.dropped || closed) {
+                    link.dropped = true;
+                    return;
+                }
+            }
+            out.write(chunk);
+            out.flush();
+        } catch (IOException e) {
+            // the client's socket closed: its pump ends the link
+        } finally {
+            link.pending.decrementAndGet();
+        }
+    }
+
     private void closeLink(Link link) {
         links.remove(link);
         closeQuietly(link.client);
@@ -335,8 +484,10 @@ public final class TcpProxy implements AutoCloseable {
             }
         }
         threads.shutdownNow();
+        delayed.shutdownNow();
         try {
             threads.awaitTermination(5, TimeUnit.SECONDS);
+            delayed.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -26,6 +26,7 @@ public final class MemTckBackend implements TckBackend {
     public static final Map<String, String> UNVERIFIABLE = Map.ofEntries(
             Map.entry("§10.1", "the in-memory server is not reachable from another JVM"),
             Map.entry("§10.2", "the in-memory server is not reachable from another JVM"),
+            Map.entry("§17.5", "the in-memory server has no TCP port to cut a client off at"),
             Map.entry("§18.1", "the in-memory server has no TCP port to cut a client off at"),
             Map.entry("§18.2", "the in-memory server has no TCP port to cut a client off at"),
             Map.entry("§18.3", "the in-memory server is not reachable from another JVM"),

@@ -2,6 +2,7 @@ package org.lockspi.tck.support;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,6 +11,7 @@ import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,7 +29,6 @@ class TcpProxyTest {
     void stopEcho() throws IOException, InterruptedException {
         echo.close();
     }
-
 
     @Test
     void rewritesTheAuthorityOnly() {
@@ -72,6 +73,23 @@ class TcpProxyTest {
             try (Socket after = connect(proxy)) {
                 assertEquals("e", roundTrip(after, "e"));
             }
+        }
+    }
+
+    @Test
+    void delaysWhatTheServerSendsAndNotWhatTheClientSends() throws IOException {
+        try (TcpProxy proxy = TcpProxy.inFrontOf("redis://127.0.0.1:" + echo.port());
+             Socket client = connect(proxy)) {
+            client.setSoTimeout(2_000);
+            assertEquals("f", roundTrip(client, "f"));
+            proxy.delayFromServer(Duration.ofMillis(400));
+            long start = System.nanoTime();
+            assertEquals("gh", roundTrip(client, "gh"), "bytes come, in order");
+            long took = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(took >= 380, "the echo came back after " + took + " ms, before the 400 ms delay");
+            proxy.delayFromServer(Duration.ZERO);
+            assertEquals("i", roundTrip(client, "i"));
+            assertThrows(IllegalArgumentException.class, () -> proxy.delayFromServer(Duration.ofMillis(-1)));
         }
     }
 

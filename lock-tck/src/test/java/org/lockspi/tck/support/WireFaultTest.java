@@ -82,7 +82,6 @@ class WireFaultTest {
         echo.close();
     }
 
-
     private TcpProxy proxy() {
         return TcpProxy.inFrontOf("lines://127.0.0.1:" + echo.port(), new Lines());
     }
@@ -93,10 +92,19 @@ class WireFaultTest {
             send(client, "create a\nget b\n");
             assertEquals("create a\nget b\n", read(client, 15));
             List<WirePassage> log = proxy.traffic();
-            assertEquals(List.of("REQUEST create create a [WRITE]", "REQUEST get get b", "RESPONSE create create a",
-                    "RESPONSE get get b"), log.stream().map(p -> p.message().toString()).collect(Collectors.toList()));
-            assertSame(log.get(0).message(), log.get(2).message().request());
-            assertSame(log.get(1).message(), log.get(3).message().request());
+            // in order each way; the two ways interleave as the server answers (the first answer may be logged
+            // before the second request)
+            List<WirePassage> requests = log.stream()
+                    .filter(p -> p.message().direction() == WireMessage.Direction.REQUEST).collect(Collectors.toList());
+            List<WirePassage> responses = log.stream()
+                    .filter(p -> p.message().direction() == WireMessage.Direction.RESPONSE).collect(Collectors.toList());
+            assertEquals(List.of("REQUEST create create a [WRITE]", "REQUEST get get b"),
+                    requests.stream().map(p -> p.message().toString()).collect(Collectors.toList()), log.toString());
+            assertEquals(List.of("RESPONSE create create a", "RESPONSE get get b"),
+                    responses.stream().map(p -> p.message().toString()).collect(Collectors.toList()), log.toString());
+            assertEquals(4, log.size(), log.toString());
+            assertSame(requests.get(0).message(), responses.get(0).message().request());
+            assertSame(requests.get(1).message(), responses.get(1).message().request());
             assertTrue(log.stream().allMatch(p -> p.fate() == WirePassage.Fate.FORWARDED && p.connection() == 1));
             assertEquals(1, proxy.upstreamAddresses().size(), "one upstream connection: " + proxy.upstreamAddresses());
         }
@@ -157,6 +165,23 @@ class WireFaultTest {
     }
 
     @Test
+    void theDelayFromTheServerHoldsBackWholeMessages() throws IOException {
+        try (TcpProxy proxy = proxy(); Socket client = connect(proxy)) {
+            assertEquals("get 1\n", roundTrip(client, "get 1\n"));
+            proxy.delayFromServer(Duration.ofMillis(400));
+            long sent = System.nanoTime();
+            assertEquals("get 2\nget 3\n", roundTrip(client, "get 2\nget 3\n"), "answers come, in order");
+            long late = (System.nanoTime() - sent) / 1_000_000;
+            assertTrue(late >= 380, "the answers came after " + late + " ms, before the 400 ms delay");
+            proxy.delayFromServer(Duration.ZERO);
+            assertEquals("get 4\n", roundTrip(client, "get 4\n"));
+            assertEquals(8, proxy.traffic().size(), "every message logged: " + proxy.traffic());
+            assertTrue(proxy.traffic().stream().allMatch(p -> p.fate() == WirePassage.Fate.FORWARDED),
+                    proxy.traffic().toString());
+        }
+    }
+
+    @Test
     void bytesOfAnotherProtocolAreCarriedUnframed() throws IOException {
         try (TcpProxy proxy = proxy(); Socket client = connect(proxy)) {
             send(client, "!!!\nget x\n");
@@ -174,6 +199,11 @@ class WireFaultTest {
     private static void send(Socket socket, String text) throws IOException {
         socket.getOutputStream().write(text.getBytes(StandardCharsets.US_ASCII));
         socket.getOutputStream().flush();
+    }
+
+    private static String roundTrip(Socket socket, String text) throws IOException {
+        send(socket, text);
+        return read(socket, text.length());
     }
 
     private static String read(Socket socket, int n) throws IOException {
