@@ -256,9 +256,10 @@ public interface LeaseValidityContracts extends TckContext {
     }
 
     /**
-     * (PARTITION, REENTRANT_MUTEX, LOST_NOTIFICATION) Clients reach the server through a proxy. First every answer
-     * from the server comes {@code D} = {@code T}/5, at most 400 ms, late (below any client's per-request timeout: a
-     * longer delay tests the timeouts, not the deadlines): a client acquires a mutex and, for {@code T}/2, whenever its
+     * (PARTITION, REENTRANT_MUTEX, LOST_NOTIFICATION) Clients reach the server through a proxy. Once the first client
+     * has taken and released a mutex (so that it is logged in), every answer from the server comes {@code D} =
+     * {@code T}/5, at most 400 ms, late (below any client's per-request timeout: a longer delay, or a login behind
+     * it, tests the timeouts, not the deadlines): that client acquires a mutex and, for {@code T}/2, whenever its
      * lease reads {@code HELD} its {@code validFor()} is at most {@code T - D} plus 100 ms (each answer confirms the
      * lease from the moment its request was sent, at least {@code D} before it came; a deadline counted from the
      * answer's arrival outlives the server's by up to {@code D}). Then the answers come at once again, and the proxy
@@ -296,6 +297,9 @@ public interface LeaseValidityContracts extends TckContext {
             LockService cut = openClient(proxy.rewrite(clientUri()));
             LockService closing = openClient(proxy.rewrite(clientUri()));
 
+            // a lease taken and released first logs the client in (a pool's connection, a keeper's): the delay acts
+            // on its requests, not on a login whose round trips would test its connect timeout
+            cut.mutex(uniqueName("cut-warm")).acquire(Checks.WAIT).release();
             proxy.delayFromServer(late);
             Lease watched = cut.mutex(uniqueName("cut-watched")).acquire(Checks.WAIT);
             Duration most = Duration.ZERO;

@@ -13,7 +13,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -69,7 +71,7 @@ public final class TcpProxy implements AutoCloseable {
     private boolean cut; // guarded by this
     /** How long bytes from the server are held back, in ns; 0 forwards them at once. */
     private volatile long delayNanos;
-    /** Delivers delayed bytes in the order they were read (one thread; equal delays keep the order). */
+    /** Delivers delayed bytes in the order they were read (one thread; each delivery takes its link's oldest). */
     private final ScheduledExecutorService delayed;
     private boolean closed; // guarded by this
 
@@ -81,6 +83,11 @@ public final class TcpProxy implements AutoCloseable {
         volatile boolean dropped;
         /** Bytes from the server scheduled for delivery and not yet written. */
         final AtomicInteger pending = new AtomicInteger();
+        /**
+         * Those bytes, oldest first: each delivery writes the oldest, not the chunk it was scheduled for, since
+         * the executor may run two tasks due at nearly the same instant in either order.
+         */
+        final Queue<byte[]> held = new ConcurrentLinkedQueue<>();
         /** When the last scheduled bytes from the server are due (nanoTime): later ones never come before them. */
         long lastDue; // the server pump's thread only
 
@@ -438,16 +445,18 @@ public final class TcpProxy implements AutoCloseable {
             long due = Math.max(now + delay, link.lastDue);
             link.lastDue = due;
             link.pending.incrementAndGet();
+            link.held.add(chunk);
             try {
-                delayed.schedule(() -> deliver(link, socket, chunk), due - now, TimeUnit.NANOSECONDS);
+                delayed.schedule(() -> deliver(link, socket), due - now, TimeUnit.NANOSECONDS);
             } catch (RejectedExecutionException closing) {
                 link.pending.decrementAndGet(); // the proxy is closed: nothing is delivered any more
             }
         }
     }
 
-    /** Writes bytes held back by the delay, unless the proxy was cut meanwhile. */
-    private void deliver(Link link, OutputStream out, byte[] chunk) {
+    /** Writes the oldest bytes held back by the delay, unless the proxy was cut meanwhile. */
+    private void deliver(Link link, OutputStream out) {
+        byte[] chunk = link.held.poll(); // never null: one delivery per chunk held, all on the one delay thread
         try {
             synchronized (this) {
                 if (cut || link.dropped || closed) {

@@ -93,6 +93,31 @@ class TcpProxyTest {
         }
     }
 
+    @Test
+    void keepsTheOrderOnceTheDelayIsLowered() throws IOException {
+        try (TcpProxy proxy = TcpProxy.inFrontOf("redis://127.0.0.1:" + echo.port());
+             Socket client = connect(proxy)) {
+            client.setSoTimeout(2_000);
+            client.setTcpNoDelay(true);
+            OutputStream out = client.getOutputStream();
+            for (int round = 0; round < 10; round++) {
+                byte[] sent = new byte[100];
+                proxy.delayFromServer(Duration.ofMillis(100));
+                out.write(sent[0] = '<');
+                out.flush();
+                proxy.delayFromServer(Duration.ZERO);
+                // each byte comes back on its own while the first is still held back: all are due with it
+                for (int i = 1; i < sent.length; i++) {
+                    sent[i] = (byte) ('a' + i % 26);
+                    out.write(sent[i]);
+                    out.flush();
+                }
+                assertEquals(new String(sent), new String(client.getInputStream().readNBytes(sent.length)),
+                        "round " + round + ": the bytes come back in the order they were sent");
+            }
+        }
+    }
+
     private static Socket connect(TcpProxy proxy) throws IOException {
         Socket socket = new Socket(InetAddress.getLoopbackAddress(), proxy.port());
         socket.setSoTimeout(300);
