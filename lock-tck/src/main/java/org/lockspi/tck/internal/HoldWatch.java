@@ -139,9 +139,8 @@ public final class HoldWatch implements AutoCloseable {
                     seen.held = state == LeaseState.HELD;
                     changed.changed(seen.client, seen.token, state);
                 }
-                if (state.isTerminal()) {
-                    watched.remove(seen.lease);
-                }
+                // a lease that ended stays watched: a pause that struck between this loop's start and its check
+                // has its jump taken by the next loop, which must still find a lease to report after it
             }
             try {
                 Thread.sleep(STEP_MS);
