@@ -42,7 +42,7 @@ public abstract class RedisRecipeTck extends LockProviderTck {
     /** The rules that restart one server in place. */
     private static final String[] RESTART_RULES = {"§13.3", "§16.1", "§16.2", "§17.3", "§18.4", "§18.5"};
     /** The rules that put a TCP proxy in front of the URI's one address. */
-    private static final String[] PARTITION_RULES = {"§18.1", "§18.2", "§20.4"};
+    private static final String[] PARTITION_RULES = {"§17.5", "§18.1", "§18.2", "§20.4"};
     /** The rules that put a proxy reading the wire protocol in front of the URI's one address. */
     private static final String[] WIRE_RULES = {"§24.1", "§24.2", "§24.3", "§24.4", "§24.5"};
 
