@@ -63,7 +63,7 @@ import org.lockspi.tck.support.WireProtocol;
  *
  * <p>Thread-safe.
  *
- * <p>(Near 600 lines: the server's life and every server-side capability of the kit are here, each a few lines over
+ * <p>(Over 600 lines: the server's life and every server-side capability of the kit are here, each a few lines over
  * the server's own objects; the wire framing and the session list are apart, in {@link ZooKeeperWire} and
  * {@link ServerSessions}.)
  */
