@@ -24,8 +24,7 @@ public final class Engine {
      * @return the open service
      */
     public static LockService open(LockProvider provider, LockUri uri) {
-        java.time.Duration failFast = uri.duration(Locks.FAIL_FAST_PARAMETER, FailFast.DEFAULT,
-                java.time.Duration.ZERO, FailFast.MAX);
+        java.time.Duration failFast = failFast(uri);
         LockUri forProvider = uri.withoutParameter(Locks.PROVIDER_PARAMETER)
                 .withoutParameter(Locks.FAIL_FAST_PARAMETER);
         Set<String> accepted = provider.parameters();
@@ -37,6 +36,16 @@ public final class Engine {
             }
         }
         return open(provider, forProvider.toString(), failFast, events -> provider.open(forProvider, events));
+    }
+
+    /**
+     * The engine's own parameter, the same for every provider.
+     *
+     * @return the URI's {@code failFast}, or its default
+     * @throws IllegalArgumentException if it is malformed or out of range
+     */
+    public static java.time.Duration failFast(LockUri uri) {
+        return uri.duration(Locks.FAIL_FAST_PARAMETER, FailFast.DEFAULT, java.time.Duration.ZERO, FailFast.MAX);
     }
 
     /**
