@@ -53,7 +53,7 @@ final class LeaseKeeper {
     private boolean suspended; // guarded by state
 
     /**
-     * @param queued the acquisitions that may have an entry in the queue, whose entries it refreshes
+     * @param queued  the acquisitions that may have an entry in the queue, whose entries it refreshes
      * @param tidy    tidies the rows that ran out, on a pooled connection
      * @param cleanUp finishes the clean-ups of acquisitions given up while the connection was down; run after each
      *                pass that found the connection up (cheap when there is none)
