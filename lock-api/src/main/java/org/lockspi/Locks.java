@@ -43,6 +43,16 @@ public final class Locks {
     /** The URI parameter that pins a provider by name: {@value}. */
     public static final String PROVIDER_PARAMETER = "provider";
 
+    /**
+     * The URI parameter, understood by the engine for every provider, that bounds how long an acquisition waits
+     * for a suspended connection before it fails with {@link LockConnectionException}: {@value}. A duration
+     * ({@code 250ms}, {@code 2s}, {@code PT1S}) from {@code 0} (fail at once) to {@code 1h}; default {@code 250ms}.
+     * An acquisition started while the service knows its connection is down waits at most this long for it to
+     * return; one under way when the connection drops gives up this long after the drop, or at its own deadline
+     * if that comes first (spec §16.3).
+     */
+    public static final String FAIL_FAST_PARAMETER = "failFast";
+
     private Locks() {
     }
 

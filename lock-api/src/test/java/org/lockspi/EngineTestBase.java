@@ -32,6 +32,16 @@ abstract class EngineTestBase {
         others.forEach(LockService::close);
     }
 
+    /**
+     * Opens {@link #service} again with a {@code failFast} so long that an acquisition under way when the connection
+     * is suspended is not cut (spec §16.3): its grant then comes while suspended.
+     */
+    void reopenWithoutFailFastCut() {
+        service.close();
+        service = Locks.open("mem://engine/test?failFast=1h", provider);
+        backend = provider.lastBackend();
+    }
+
     /** @return another client of the same server */
     LockService otherClient() {
         LockService s = Locks.open("mem://engine/test", provider);

@@ -186,11 +186,21 @@ class LeaseEventsTest extends EngineTestBase {
         again.release();
     }
 
+    /** Acquisitions under way when the connection is suspended, granted before failFast cuts them (§16.3). */
     @Test
-    void leaseRegisteredWhileSuspendedStartsUncertain() throws Exception {
+    void leaseRegisteredWhileSuspendedStartsUncertain() throws Throwable {
+        reopenWithoutFailFastCut();
+        LockService other = otherClient();
+        Lease otherMutex = other.nonReentrantMutex("m").acquire(); // released by this thread, granted to another
+        Lease otherPermit = other.semaphore("s", 1).acquire();
+        FutureTask<Lease> mutex = start("mutex", () -> service.nonReentrantMutex("m").acquire());
+        FutureTask<Lease> semaphore = start("semaphore", () -> service.semaphore("s", 1).acquire());
+        backend.server().awaitWaiting(2);
         backend.events().connectionSuspended();
-        Lease lease = service.mutex("m").acquire();
-        Lease permit = service.semaphore("s", 1).acquire();
+        otherMutex.release();
+        otherPermit.release();
+        Lease lease = await(mutex);
+        Lease permit = await(semaphore);
         assertEquals(LeaseState.UNCERTAIN, lease.state());
         assertEquals(LeaseState.UNCERTAIN, permit.state());
         Recorder r = new Recorder();

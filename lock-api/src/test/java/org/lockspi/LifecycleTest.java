@@ -216,6 +216,33 @@ class LifecycleTest extends EngineTestBase {
         assertEquals("cannot reach down:1", refused.getMessage());
     }
 
+    /** An application-client form's query carries the engine's failFast; the provider sees only its own. */
+    @Test
+    void lockServicesCreateReadsTheEnginesParameters() throws Exception {
+        MemoryProvider p = MemoryProvider.full("wrapped");
+        MemoryBackend.Server server = new MemoryBackend.Server();
+        BackendEvents[] told = new BackendEvents[1];
+        Function<BackendEvents, LockBackend> opener = events -> {
+            told[0] = events;
+            return new MemoryBackend(server, events);
+        };
+        try (LockService s = LockServices.create(p, "an existing client", "?leaseTime=5s&failFast=0ms", opener)) {
+            told[0].connectionSuspended();
+            LockConnectionException e = assertThrows(LockConnectionException.class,
+                    () -> s.mutex("m").acquire(Duration.ofSeconds(30)));
+            assertTrue(e.getMessage().contains("failFast=PT0S"), e.getMessage());
+        }
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                () -> LockServices.create(p, "d", "failFast=soon", opener));
+        assertTrue(bad.getMessage().contains("failFast"), bad.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> LockServices.create(p, "d", "failFast=2h", opener));
+        assertThrows(NullPointerException.class, () -> LockServices.create(p, "d", null, opener));
+        assertEquals("leaseTime=5s&tablePrefix=a_", LockServices.providerParameters("?leaseTime=5s&failFast=1s"
+                + "&tablePrefix=a_"));
+        assertEquals("", LockServices.providerParameters("failFast=1s"));
+        assertEquals("", LockServices.providerParameters(""));
+    }
+
     @Test
     void closedWhileTheBackendGrantsGivesTheLeaseBack() {
         MemoryProvider p = MemoryProvider.full("racing");

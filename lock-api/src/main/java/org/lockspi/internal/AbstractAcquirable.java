@@ -19,9 +19,11 @@ abstract class AbstractAcquirable extends BaseAcquirable<LeaseImpl> {
     }
 
     /**
-     * The common path to the backend: refuses a closed service or an interrupted thread, then asks.
+     * The common path to the backend: refuses a closed service or an interrupted thread, then asks under the
+     * service's fail-fast rule (a suspended connection fails the acquisition within {@code failFast}).
      *
      * @return the backend lease, or null if the deadline passed first
+     * @throws org.lockspi.LockConnectionException if the connection is or gets suspended for {@code failFast}
      */
     final BackendLease acquireFromBackend(AcquireRequest request, Deadline deadline) throws InterruptedException {
         service.checkOpen();
@@ -29,7 +31,7 @@ abstract class AbstractAcquirable extends BaseAcquirable<LeaseImpl> {
             throw new InterruptedException("interrupted before acquiring " + request);
         }
         try {
-            return service.backend().acquire(request, deadline);
+            return service.failFast.run(request, deadline, () -> service.backend().acquire(request, deadline));
         } catch (InterruptedException e) {
             Thread.interrupted(); // the API promises a cleared flag, whatever the backend left
             throw e;

@@ -24,16 +24,28 @@ public final class Engine {
      * @return the open service
      */
     public static LockService open(LockProvider provider, LockUri uri) {
-        LockUri forProvider = uri.withoutParameter(Locks.PROVIDER_PARAMETER);
+        java.time.Duration failFast = failFast(uri);
+        LockUri forProvider = uri.withoutParameter(Locks.PROVIDER_PARAMETER)
+                .withoutParameter(Locks.FAIL_FAST_PARAMETER);
         Set<String> accepted = provider.parameters();
         for (String parameter : forProvider.parameters().keySet()) {
             if (!accepted.contains(parameter)) {
                 throw new IllegalArgumentException("unknown parameter '" + parameter + "' for lock provider '"
-                        + provider.name() + "' (it accepts " + new TreeSet<>(accepted) + " and "
-                        + Locks.PROVIDER_PARAMETER + "): " + uri);
+                        + provider.name() + "' (it accepts " + new TreeSet<>(accepted) + ", "
+                        + Locks.PROVIDER_PARAMETER + " and " + Locks.FAIL_FAST_PARAMETER + "): " + uri);
             }
         }
-        return open(provider, forProvider.toString(), events -> provider.open(forProvider, events));
+        return open(provider, forProvider.toString(), failFast, events -> provider.open(forProvider, events));
+    }
+
+    /**
+     * The engine's own parameter, the same for every provider.
+     *
+     * @return the URI's {@code failFast}, or its default
+     * @throws IllegalArgumentException if it is malformed or out of range
+     */
+    public static java.time.Duration failFast(LockUri uri) {
+        return uri.duration(Locks.FAIL_FAST_PARAMETER, FailFast.DEFAULT, java.time.Duration.ZERO, FailFast.MAX);
     }
 
     /**
@@ -46,10 +58,29 @@ public final class Engine {
      */
     public static LockService open(LockProvider provider, String description,
                                    Function<BackendEvents, LockBackend> opener) {
+        return open(provider, description, FailFast.DEFAULT, opener);
+    }
+
+    /**
+     * Opens a service on a backend made by {@code opener}, with a fail-fast bound.
+     *
+     * @param provider    the provider, for its name and features
+     * @param description what the service is connected to, without credentials
+     * @param failFast    how long an acquisition waits for a suspended connection before it fails (spec §16.3)
+     * @param opener      makes the backend, given the events it must report to
+     * @return the open service
+     */
+    public static LockService open(LockProvider provider, String description, java.time.Duration failFast,
+                                   Function<BackendEvents, LockBackend> opener) {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(description, "description");
+        Objects.requireNonNull(failFast, "failFast");
         Objects.requireNonNull(opener, "opener");
-        EngineService service = new EngineService(provider, description);
+        if (failFast.isNegative() || failFast.compareTo(FailFast.MAX) > 0) {
+            throw new IllegalArgumentException("failFast out of range [" + java.time.Duration.ZERO + ", "
+                    + FailFast.MAX + "]: " + failFast);
+        }
+        EngineService service = new EngineService(provider, description, failFast);
         LockBackend backend = opener.apply(service.backendEvents());
         if (backend == null) {
             throw new IllegalStateException("provider '" + provider.name() + "' opened no backend for " + description);

@@ -61,12 +61,18 @@ final class EngineService implements LockService {
     /** When the waiting timer wakes on its own (nanoTime), Long.MAX_VALUE if never; guarded by guard. */
     private long timerDue = Long.MAX_VALUE;
     private final AsyncWaits async;
+    final FailFast failFast;
+    /** The outage under way (for the log): when it began, how many leases it made UNCERTAIN and LOST; by guard. */
+    private long outageStart;
+    private int outageUncertain;
+    private int outageLost;
 
-    EngineService(LockProvider provider, String description) {
+    EngineService(LockProvider provider, String description, java.time.Duration failFast) {
         this.provider = provider;
         this.description = description;
         this.features = Set.copyOf(provider.features());
         this.async = new AsyncWaits("lockspi-async-" + provider.name() + "-" + id + "-");
+        this.failFast = new FailFast(failFast, description, guard);
     }
 
     /** Starts an asynchronous acquisition of {@code lock} in a thread of its own. */
@@ -291,17 +297,28 @@ final class EngineService implements LockService {
         }
         LeaseState due = hold.due(now, suspended);
         if (due == LeaseState.LOST) {
-            lost(hold);
+            lost(hold, hold.backendLease.isLost() ? "the backend found it gone from the server"
+                    : "its validity deadline passed without a confirmation from the server");
         } else if (due != current) {
-            hold.transition(due);
+            if (hold.transition(due) && due == LeaseState.UNCERTAIN && suspended) {
+                outageUncertain++;
+            }
         }
     }
 
-    /** Ends a hold as LOST, once. Caller holds the guard. */
-    private void lost(Hold hold) {
+    /** Ends a hold as LOST, once, and says so in the log. Caller holds the guard. */
+    private void lost(Hold hold, String why) {
         holds.remove(hold.backendLease);
-        if (hold.transition(LeaseState.LOST) && hold.lock != null) {
-            hold.lock.detach(hold);
+        if (hold.transition(LeaseState.LOST)) {
+            if (suspended) {
+                outageLost++;
+            }
+            long token = features.contains(LockFeature.FENCING_TOKENS) ? hold.backendLease.fencingToken() : -1;
+            LOG.log(System.Logger.Level.WARNING, () -> "lease lost: " + hold.kind + " '" + hold.name + "'"
+                    + (token >= 0 ? " token " + token : "") + " on " + description + ": " + why);
+            if (hold.lock != null) {
+                hold.lock.detach(hold);
+            }
         }
         hold.ended(); // another client may hold it now: a local waiter may ask
     }
@@ -351,6 +368,10 @@ final class EngineService implements LockService {
                             next = due;
                         }
                     }
+                    long cut = failFast.cutOverdue(now);
+                    if (cut != Long.MAX_VALUE && (next == Long.MAX_VALUE || cut - next < 0)) {
+                        next = cut;
+                    }
                     timerDue = next;
                     if (next == Long.MAX_VALUE) {
                         timerWake.await();
@@ -394,8 +415,20 @@ final class EngineService implements LockService {
         public void connectionSuspended() {
             guard.lock();
             try {
+                if (suspended || closed) {
+                    return;
+                }
+                long now = System.nanoTime();
                 suspended = true;
+                outageStart = now;
+                outageUncertain = 0;
+                outageLost = 0;
+                failFast.suspended(now);
+                startTimer(); // it cuts the acquisitions under way failFast from now
                 refreshAll();
+                LOG.log(System.Logger.Level.WARNING, "connection to " + description + " lost: " + outageUncertain
+                        + " leases UNCERTAIN; acquisitions fail after failFast=" + failFast.bound()
+                        + " until it is back");
             } finally {
                 guard.unlock();
             }
@@ -405,8 +438,15 @@ final class EngineService implements LockService {
         public void connectionRestored() {
             guard.lock();
             try {
+                if (!suspended || closed) {
+                    return;
+                }
                 suspended = false;
+                failFast.restored();
                 refreshAll();
+                LOG.log(System.Logger.Level.INFO, "connection to " + description + " back after "
+                        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outageStart) + " ms: " + outageUncertain
+                        + " leases were UNCERTAIN, " + outageLost + " LOST");
             } finally {
                 guard.unlock();
             }
@@ -424,11 +464,16 @@ final class EngineService implements LockService {
 
         @Override
         public void leaseLost(BackendLease lease) {
+            leaseLost(lease, "the backend found it gone from the server");
+        }
+
+        @Override
+        public void leaseLost(BackendLease lease, String why) {
             guard.lock();
             try {
                 Hold hold = holds.get(lease);
                 if (hold != null) {
-                    lost(hold);
+                    lost(hold, why);
                 }
             } finally {
                 guard.unlock();
@@ -467,6 +512,7 @@ final class EngineService implements LockService {
                 return;
             }
             closed = true;
+            failFast.close();
             deadlines = timer;
             timerWake.signalAll(); // the timer ends
             ended = new ArrayList<>(holds.values());

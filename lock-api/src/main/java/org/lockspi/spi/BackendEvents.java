@@ -34,4 +34,16 @@ public interface BackendEvents {
      * @param lease the lost lease
      */
     void leaseLost(BackendLease lease);
+
+    /**
+     * One lease is gone from the server, and why: {@link #leaseLost(BackendLease)} with the reason the engine logs
+     * in its one warning about the loss (for example {@code "its session expired"}). By default the reason is
+     * dropped.
+     *
+     * @param lease the lost lease
+     * @param why   why it is gone, in a few words, without credentials
+     */
+    default void leaseLost(BackendLease lease, String why) {
+        leaseLost(lease);
+    }
 }

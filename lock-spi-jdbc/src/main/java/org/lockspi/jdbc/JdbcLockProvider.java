@@ -89,7 +89,8 @@ public final class JdbcLockProvider implements LockProvider {
      * more for its wake-ups while it waits.
      *
      * @param dataSource the application's connections
-     * @param parameters the provider's parameters, {@code "leaseTime=10s&tablePrefix=app_lock_"}, or {@code ""}
+     * @param parameters the provider's parameters, {@code "leaseTime=10s&tablePrefix=app_lock_"}, and the engine's
+     *                   ({@code failFast}), or {@code ""}
      * @return the open service; close it when done
      * @throws NullPointerException     if an argument is null
      * @throws IllegalArgumentException if a parameter is unknown, malformed or out of range
@@ -100,9 +101,10 @@ public final class JdbcLockProvider implements LockProvider {
         Objects.requireNonNull(dataSource, "dataSource");
         Objects.requireNonNull(parameters, "parameters");
         String source = "DataSource " + dataSource.getClass().getName();
-        JdbcSettings settings = JdbcSettings.forDataSource(parameters, () -> detect(dataSource, source), source);
+        JdbcSettings settings = JdbcSettings.forDataSource(LockServices.providerParameters(parameters),
+                () -> detect(dataSource, source), source);
         JdbcLockProvider provider = new JdbcLockProvider();
-        return LockServices.create(provider, "jdbc on " + settings, events ->
+        return LockServices.create(provider, "jdbc on " + settings, parameters, events ->
                 JdbcBackend.open(settings, Pools.forDataSource(dataSource), events));
     }
 

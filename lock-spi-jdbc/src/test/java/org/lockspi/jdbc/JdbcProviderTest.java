@@ -106,7 +106,8 @@ class JdbcProviderTest {
         config.setUsername(db.user());
         config.setMaximumPoolSize(4);
         try (HikariDataSource app = new HikariDataSource(config)) {
-            try (LockService locks = JdbcLockProvider.open(app, "leaseTime=5s&tablePrefix=app_")) {
+            // failFast is the engine's: accepted here as in a URI
+            try (LockService locks = JdbcLockProvider.open(app, "leaseTime=5s&tablePrefix=app_&failFast=1s")) {
                 assertEquals("jdbc", locks.providerName());
                 try (Lease lease = locks.mutex("report").acquire(Duration.ofSeconds(5))) {
                     LockInfo info = locks.inspect("report");
@@ -115,6 +116,9 @@ class JdbcProviderTest {
                     assertEquals(lease.fencingToken(), info.holders().get(0).fencingToken().getAsLong());
                 }
             }
+            IllegalArgumentException badFailFast = assertThrows(IllegalArgumentException.class,
+                    () -> JdbcLockProvider.open(app, "failFast=soon"));
+            assertTrue(badFailFast.getMessage().contains("failFast"), badFailFast.getMessage());
             assertFalse(app.isClosed(), "closing the service leaves the application's pool open");
             try (Connection c = app.getConnection()) {
                 assertTrue(c.isValid(2));
@@ -122,6 +126,7 @@ class JdbcProviderTest {
         }
         assertThrows(IllegalArgumentException.class, () -> JdbcLockProvider.open(new HikariDataSource(),
                 "poolSize=3"));
+
     }
 
     /**

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.lockspi.Acquirable;
 import org.lockspi.LockFeature;
 import org.lockspi.tck.EnsembleContention.Pass;
+import org.lockspi.tck.internal.Checks;
 import org.lockspi.tck.internal.Poll;
 import org.lockspi.tck.support.TempDir;
 import org.lockspi.tck.internal.Workers;
@@ -101,13 +102,14 @@ public interface EnsembleFailureContracts extends TckContext {
         ensemble.restartKilled(); // an earlier contract may have left a member down
         String name = uniqueName(leader ? "leader-kill" : "follower-kill");
         Duration wait = crashReleaseBound().plus(ensemble.quorumBound());
+        String uri = Checks.waitingOutOutages(clientUri()); // the waiters wait out the failover (§16.3 aside)
         try (TempDir dir = TempDir.create(); Workers workers = new Workers(CLIENTS);
                 ChildJvm.Group jvms = new ChildJvm.Group()) {
             EnsembleContention run = new EnsembleContention(dir.path(), crashReleaseBound());
             long start = System.nanoTime();
             List<Future<Integer>> loops = new ArrayList<>();
             for (int i = 0; i < CLIENTS; i++) {
-                Acquirable lock = openClient().mutex(name);
+                Acquirable lock = openClient(uri).mutex(name);
                 String client = "client-" + i;
                 loops.add(workers.submit(() -> run.hammer(client, lock, wait)));
             }
@@ -116,7 +118,7 @@ public interface EnsembleFailureContracts extends TckContext {
             assertTrue(inside.await(wait.toMillis(), TimeUnit.MILLISECONDS),
                     "no client entered the critical section within " + wait);
             // a client here holds, the others wait; another JVM waits too, queued (INSPECT) before the kill
-            ChildJvm child = jvms.start(HolderMain.class, "hold", clientUri(), provider().name(), name, "mutex");
+            ChildJvm child = jvms.start(HolderMain.class, "hold", uri, provider().name(), name, "mutex");
             if (backend().capabilities().contains(TckBackend.Capability.INSPECT)) {
                 Poll.until("entries of '" + name + "' (the holder, " + (CLIENTS - 1) + " waiters here, the other "
                         + "JVM)", CLIENTS + 1, () -> backend().residue(name).size(), wait);

@@ -305,7 +305,8 @@ public interface RequestFaultContracts extends TckContext {
         requireCapability(TckBackend.Capability.REQUEST_FAULTS);
         Predicate<WireMessage> wakeup = m -> m.is(WireMessage.Trait.WAKEUP);
         try (TcpProxy proxy = TcpProxy.inFrontOf(backend().uri(), backend().wireProtocol())) {
-            LockService waiting = openClient(proxy.rewrite(clientUri()));
+            // the waiter waits out a connection the fault may break (failFast=1m; §16.3 is checked on its own)
+            LockService waiting = openClient(Checks.waitingOutOutages(proxy.rewrite(clientUri())));
             LockService holder = openClient();
             warmUp(waiting);
             String clean = uniqueName("lost-wakeup-clean");

@@ -42,6 +42,7 @@ class LettuceConnectionFactoryTest {
                         LockspiLettuceAutoConfiguration.class, LockspiAutoConfiguration.class))
                 .withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
                         "lockspi.parameters.leaseTime=3s", "lockspi.parameters.socketTimeout=1s",
+                        "lockspi.parameters.failFast=1s", // the engine's, passed with the provider's own
                         "lockspi.metrics.enabled=false");
     }
 

@@ -37,7 +37,8 @@ class PostgresNodesTest extends TwoNodesTestBase {
                 "spring.datasource.username", db.user(),
                 "spring.datasource.hikari.connection-timeout", "1000",
                 "lockspi.provider", "jdbc",
-                "lockspi.parameters.leaseTime", "5s");
+                "lockspi.parameters.leaseTime", "5s",
+                "lockspi.parameters.failFast", "1s"); // the engine's, passed with the provider's own
     }
 
     @Test

@@ -273,7 +273,7 @@ final class LeaseKeeper {
         if (lease.markLost()) {
             live.remove(lease);
             LOG.log(System.Logger.Level.DEBUG, () -> "lease lost: " + lease + ": " + why);
-            events.leaseLost(lease);
+            events.leaseLost(lease, why);
         }
     }
 

@@ -131,15 +131,18 @@ public abstract class RedisRecipeProvider implements LockProvider {
      * A service of this provider on a client the application made ({@link RedisSettings#ofClient}): the backend's
      * operations come from {@code connect}, called once, at once.
      *
-     * @param settings the lock parameters, from {@link RedisSettings#ofClient}
-     * @param connect  makes the operations on the application's client
+     * @param settings   the lock parameters, from {@link RedisSettings#ofClient}
+     * @param parameters the query the settings were read from, for the engine's parameters ({@code failFast})
+     * @param connect    makes the operations on the application's client
      * @return the open service
-     * @throws LockConnectionException if the client does not connect or answer
+     * @throws LockConnectionException  if the client does not connect or answer
+     * @throws IllegalArgumentException if an engine parameter is malformed or out of range
      */
-    public final LockService openOn(RedisSettings settings, Supplier<RedisOps> connect) {
+    public final LockService openOn(RedisSettings settings, String parameters, Supplier<RedisOps> connect) {
         Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(parameters, "parameters");
         Objects.requireNonNull(connect, "connect");
-        return LockServices.create(this, settings.toString(), events -> {
+        return LockServices.create(this, settings.toString(), parameters, events -> {
             RedisOps redis;
             try {
                 redis = connect.get();

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.lockspi.spi.LockServices;
 import org.lockspi.spi.LockUri;
 
 /**
@@ -240,7 +241,7 @@ public final class RedisSettings {
      * for the backend's own connections, {@code keyPrefix}, {@code retryInitial}, ...), in URI query form.
      *
      * @param cluster     whether the client is a cluster client
-     * @param parameters  {@code name=value&...}, or empty
+     * @param parameters  {@code name=value&...}, or empty; the engine's ({@code failFast}) are left out, for openOn
      * @param description what the client is connected to, for messages; never credentials
      * @return the settings; {@link #host()} and {@link #nodes()} name no real server
      * @throws IllegalArgumentException if a parameter is unknown, malformed, out of range, or one of the
@@ -249,7 +250,7 @@ public final class RedisSettings {
     public static RedisSettings ofClient(boolean cluster, String parameters, String description) {
         java.util.Objects.requireNonNull(parameters, "parameters");
         java.util.Objects.requireNonNull(description, "description");
-        String query = parameters.startsWith("?") ? parameters.substring(1) : parameters;
+        String query = LockServices.providerParameters(parameters); // the engine's (failFast) are openOn's
         return new RedisSettings(LockUri.parse((cluster ? "redis-cluster" : "redis") + "://application-client"
                 + (query.isEmpty() ? "" : "?" + query)), description);
     }

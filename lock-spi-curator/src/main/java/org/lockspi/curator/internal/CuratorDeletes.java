@@ -3,9 +3,13 @@ package org.lockspi.curator.internal;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
 import org.lockspi.LockConnectionException;
@@ -17,16 +21,24 @@ import org.lockspi.zookeeper.recipe.internal.DeleteFailures;
  * background), and the clean-up after an acquisition that failed (a node Curator did not delete, or left behind
  * when an interrupt landed between its create and its return). A delete never touches a node that is not ours: a
  * later holder's node has another name.
+ *
+ * <p>While the connection is known down no clean-up waits for it (a synchronous Curator request would wait out its
+ * retries, each up to the connection timeout, and an acquisition that fails fast would not): a node we know goes to
+ * Curator's guaranteed delete in the background, and a search for marked nodes waits for the connection on the
+ * backend's clean-up thread (started when there is work, gone one second after).
  */
 final class CuratorDeletes implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CuratorDeletes.class.getName());
     private static final AtomicInteger WATCHDOGS = new AtomicInteger();
+    private static final AtomicInteger CLEANERS = new AtomicInteger();
 
     private final CuratorClient client;
     private final CuratorSessions sessions;
     private final BooleanSupplier backendClosed;
     /** Cuts a synchronous release delete short at the release bound. */
     private final Watchdog watchdog;
+    /** Runs the clean-ups that need the server's answers once the connection is back. */
+    private final ThreadPoolExecutor cleaner;
 
     /**
      * @param sessions      told of each answered delete (it confirms the session)
@@ -37,6 +49,11 @@ final class CuratorDeletes implements AutoCloseable {
         this.sessions = sessions;
         this.backendClosed = backendClosed;
         this.watchdog = new Watchdog("lockspi-curator-release-bound-" + WATCHDOGS.incrementAndGet());
+        this.cleaner = new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "lockspi-curator-cleaner-" + CLEANERS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** @return whether the backend is closed (its session over, or its close deleting the leases' nodes) */
@@ -149,8 +166,54 @@ final class CuratorDeletes implements AutoCloseable {
         }
     }
 
-    /** Deletes the lease nodes whose data is {@code mark} (the interrupt flag clear); failures go to {@code failure}. */
+    /**
+     * Deletes the lease nodes whose data is {@code mark} (the interrupt flag clear), now if the connection is up
+     * (failures go to {@code failure}), else once it is back, on the clean-up thread.
+     */
     void deleteMarkedLeases(String leases, byte[] mark, Exception failure) {
+        if (!client.isConnected()) {
+            deleteMarkedLater(leases, mark);
+            return;
+        }
+        deleteMarked(leases, mark, failure);
+    }
+
+    /**
+     * Waits for the connection on the clean-up thread, then deletes the marked lease nodes; tries again while the
+     * connection fails it. Ends with the client (an owned client's session end frees the nodes).
+     */
+    private void deleteMarkedLater(String leases, byte[] mark) {
+        Runnable task = () -> {
+            int waitMillis = client.framework.getZookeeperClient().getConnectionTimeoutMs();
+            while (client.framework.getState() == CuratorFrameworkState.STARTED
+                    && !(client.owned() && backendClosed())) {
+                try {
+                    if (!client.framework.blockUntilConnected(waitMillis, TimeUnit.MILLISECONDS)) {
+                        continue;
+                    }
+                } catch (InterruptedException e) {
+                    return; // close() of an owned client: its session end frees the nodes
+                }
+                Exception failure = new IllegalStateException("deleting the marked lease nodes under " + leases);
+                deleteMarked(leases, mark, failure);
+                if (failure.getSuppressed().length == 0) {
+                    return;
+                }
+                if (client.isConnected()) {
+                    LOG.log(System.Logger.Level.WARNING, failure.getMessage() + " failed (" + client.description
+                            + "); the session end frees them", failure);
+                    return;
+                }
+            }
+        };
+        try {
+            cleaner.execute(task);
+        } catch (RejectedExecutionException e) {
+            // closed: an owned client's session end frees the nodes
+        }
+    }
+
+    private void deleteMarked(String leases, byte[] mark, Exception failure) {
         List<String> children;
         try {
             children = client.framework.getChildren().forPath(leases);
@@ -176,9 +239,16 @@ final class CuratorDeletes implements AutoCloseable {
         }
     }
 
-    /** Deletes our own node now; a missing node is fine. Failures are attached to {@code failure}. */
+    /**
+     * Deletes our own node now, or in the background if the connection is down; a missing node is fine. Failures
+     * are attached to {@code failure}.
+     */
     void deleteQuietly(String node, Exception failure) {
         if (node == null) {
+            return;
+        }
+        if (!client.isConnected()) {
+            deleteInBackground(node);
             return;
         }
         try {
@@ -196,9 +266,17 @@ final class CuratorDeletes implements AutoCloseable {
         }
     }
 
-    /** Ends the watchdog's thread. */
+    /**
+     * Ends the watchdog's thread; on an owned client, also the clean-ups waiting for the connection (its session end
+     * frees the nodes), while on an application's client they go on until the connection is back.
+     */
     @Override
     public void close() {
         watchdog.close();
+        if (client.owned()) {
+            cleaner.shutdownNow();
+        } else {
+            cleaner.shutdown();
+        }
     }
 }

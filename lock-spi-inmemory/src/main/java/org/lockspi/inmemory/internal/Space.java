@@ -222,7 +222,7 @@ public final class Space {
             lock.unlock();
         }
         for (Entry e : lost) {
-            e.client.events().leaseLost(e);
+            e.client.events().leaseLost(e, "its lease was ended in the in-memory space");
         }
         return lost.size();
     }

@@ -33,6 +33,7 @@ public final class Connections implements AutoCloseable {
     private final Consumer<Connection> evict;
     private final AutoCloseable owned;
     private final Opener dedicated;
+    private volatile Runnable unreachable = () -> { };
 
     /**
      * @param dataSource where connections come from
@@ -47,6 +48,19 @@ public final class Connections implements AutoCloseable {
         this.evict = evict;
         this.owned = owned;
         this.dedicated = dedicated;
+    }
+
+    /**
+     * @param unreachable told (on any thread, never under a lock of this class) when a connection or a connect
+     *                    failed as a connection: the server may be down
+     */
+    void whenUnreachable(Runnable unreachable) {
+        this.unreachable = unreachable;
+    }
+
+    /** A connection or a connect failed as a connection: tells the backend at once. */
+    void unreachable() {
+        unreachable.run();
     }
 
     /** @return a connection kept for long (the keeper's, the listener's), autocommit on; {@link #drop} it */
@@ -137,6 +151,7 @@ public final class Connections implements AutoCloseable {
                 if (attempt > 0 || !broken(e) || timedOut(e)) {
                     throw e;
                 }
+                unreachable(); // before the pool's wait for another connection
             } catch (RuntimeException | Error e) {
                 discard(c);
                 throw e;

@@ -16,8 +16,10 @@ final class HikariPool {
 
     static Connections open(JdbcSettings settings) {
         HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(settings.jdbcUrl());
-        settings.driverProperties().forEach(config::addDataSourceProperty);
+        java.util.Properties direct = new java.util.Properties();
+        settings.driverProperties().forEach(direct::setProperty);
+        DirectDataSource driver = new DirectDataSource(settings.jdbcUrl(), direct);
+        config.setDataSource(driver);
         config.setPoolName("lockspi-jdbc-" + POOLS.incrementAndGet());
         config.setMaximumPoolSize(settings.poolSize());
         config.setMinimumIdle(1);
@@ -27,10 +29,9 @@ final class HikariPool {
         config.setInitializationFailTimeout(-1); // the backend's own first call reports an unreachable server
         config.setAutoCommit(true);
         HikariDataSource pool = new HikariDataSource(config);
-        java.util.Properties direct = new java.util.Properties();
-        settings.driverProperties().forEach(direct::setProperty);
-        String url = settings.jdbcUrl();
-        return new Connections(pool, evictor(pool), pool, () -> java.sql.DriverManager.getConnection(url, direct));
+        Connections connections = new Connections(pool, evictor(pool), pool, driver::getConnection);
+        driver.reportTo(connections);
+        return connections;
     }
 
     static Consumer<Connection> evictor(DataSource dataSource) {

@@ -43,6 +43,8 @@ public final class JdbcBackend implements LockBackend {
     private final AtomicLong sequence = new AtomicLong();
     /** Acquisitions under way: the keeper refreshes their entries, close() removes them. */
     private final Set<Attempt> waiting = ConcurrentHashMap.newKeySet();
+    /** Acquisitions given up while the connection was down: the keeper removes their entries once it is back. */
+    private final Set<Attempt> abandoned = ConcurrentHashMap.newKeySet();
     private final LeaseKeeper keeper;
     private final Wakeups wakeups;
     /** Calls hold the read lock around their database work; close takes the write lock to wait for them. */
@@ -69,7 +71,9 @@ public final class JdbcBackend implements LockBackend {
         this.pollMaxNanos = settings.wakeups()
                 ? Math.max(settings.retryMax().toNanos(), settings.renewInterval().toNanos())
                 : settings.retryMax().toNanos();
-        this.keeper = new LeaseKeeper(settings, sql, events, connections, this::queued, this::tidy);
+        this.keeper = new LeaseKeeper(settings, sql, events, connections, this::queued, this::tidy,
+                this::leaveAbandoned);
+        connections.whenUnreachable(keeper::failed); // the outage is told at once: acquisitions then fail fast
         this.wakeups = new Wakeups(settings.wakeups()
                 ? new PgListener(connections, settings.address(), settings.retryMax().toMillis()) : null);
     }
@@ -228,11 +232,35 @@ public final class JdbcBackend implements LockBackend {
         return lease;
     }
 
-    /** Removes whatever an acquisition that gives up may have left: its entry, or a grant it never heard of. */
+    /**
+     * Removes whatever an acquisition that gives up may have left: its entry, or a grant it never heard of; while
+     * the connection is known down, once it is back (a pool's wait for a connection would hold the caller up to
+     * connectTimeout, and an acquisition that fails fast must not wait). Its rows run out within leaseTime anyway.
+     */
     private void giveUp(Attempt a) {
         if (!a.queued && !a.inDoubt) {
             return;
         }
+        if (keeper.suspended()) {
+            abandoned.add(a); // the keeper's next pass that finds the connection up removes it
+            return;
+        }
+        leave(a);
+    }
+
+    /** The keeper's clean-up once the connection is back: the entries of acquisitions given up while it was down. */
+    private void leaveAbandoned() {
+        for (Attempt a : abandoned) {
+            if (closed) {
+                return; // close() removes them
+            }
+            leave(a); // a failure suspends the connection again: the rest waits for the next pass
+            abandoned.remove(a);
+        }
+    }
+
+    /** Removes an acquisition's entry, or a grant it never heard of, now. */
+    private void leave(Attempt a) {
         boolean interrupted = Thread.interrupted(); // a pool refuses an interrupted thread: clean up first
         inFlight.readLock().lock();
         try {
@@ -431,7 +459,9 @@ public final class JdbcBackend implements LockBackend {
                     failure = e;
                 }
             }
-            for (Attempt a : waiting) {
+            List<Attempt> leftBehind = new ArrayList<>(waiting);
+            leftBehind.addAll(abandoned);
+            for (Attempt a : leftBehind) {
                 if ((a.queued || a.inDoubt) && failure == null) {
                     try {
                         connections.call(c -> queue.leave(c, a.lockId, a.key, a.id));

@@ -36,6 +36,7 @@ final class LeaseKeeper {
     private final Connections connections;
     private final Supplier<List<Attempt>> queued;
     private final Runnable tidy;
+    private final Runnable cleanUp;
     private final long leaseMs;
     private final Set<JdbcLease> live = ConcurrentHashMap.newKeySet();
     private final ScheduledThreadPoolExecutor thread;
@@ -52,17 +53,20 @@ final class LeaseKeeper {
     private boolean suspended; // guarded by state
 
     /**
-     * @param queued the acquisitions that may have an entry in the queue, whose entries it refreshes
-     * @param tidy   tidies the rows that ran out, on a pooled connection
+     * @param queued  the acquisitions that may have an entry in the queue, whose entries it refreshes
+     * @param tidy    tidies the rows that ran out, on a pooled connection
+     * @param cleanUp finishes the clean-ups of acquisitions given up while the connection was down; run after each
+     *                pass that found the connection up (cheap when there is none)
      */
     LeaseKeeper(JdbcSettings settings, Sql sql, BackendEvents events, Connections connections,
-                Supplier<List<Attempt>> queued, Runnable tidy) {
+                Supplier<List<Attempt>> queued, Runnable tidy, Runnable cleanUp) {
         this.settings = settings;
         this.sql = sql;
         this.events = events;
         this.connections = connections;
         this.queued = queued;
         this.tidy = tidy;
+        this.cleanUp = cleanUp;
         this.leaseMs = settings.leaseTime().toMillis();
         this.probeDelay = settings.retryInitial().toNanos();
         long interval = settings.renewInterval().toNanos();
@@ -139,6 +143,7 @@ final class LeaseKeeper {
             wasSuspended = suspended;
         }
         if (leases.isEmpty() && waiting.isEmpty() && !wasSuspended) {
+            runCleanUp();
             maybeTidy();
             return;
         }
@@ -178,7 +183,24 @@ final class LeaseKeeper {
             return;
         }
         restore();
+        runCleanUp();
         maybeTidy();
+    }
+
+    private void runCleanUp() {
+        try {
+            cleanUp.run();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "cleaning up after given-up acquisitions on " + settings
+                    + " failed; tried again after the next pass", e);
+        }
+    }
+
+    /** @return whether the connection is known down (reported suspended, not restored yet) */
+    boolean suspended() {
+        synchronized (state) {
+            return suspended;
+        }
     }
 
     private void renew(List<JdbcLease> leases, boolean exclusive, List<JdbcLease> gone) throws SQLException {
@@ -280,7 +302,7 @@ final class LeaseKeeper {
         if (lease.markLost()) {
             live.remove(lease);
             LOG.log(System.Logger.Level.DEBUG, () -> "lease lost: " + lease + ": " + why);
-            events.leaseLost(lease);
+            events.leaseLost(lease, why);
         }
     }
 

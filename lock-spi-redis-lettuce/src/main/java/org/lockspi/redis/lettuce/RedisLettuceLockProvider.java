@@ -50,7 +50,7 @@ public final class RedisLettuceLockProvider extends RedisRecipeProvider {
      * the client stays open, and its address, credentials, TLS and connect timeout are the ones used.
      *
      * @param client     the application's client, created with its default {@link io.lettuce.core.RedisURI}
-     * @param parameters lock parameters in URI query form, or {@code ""}
+     * @param parameters lock parameters in URI query form, with the engine's ({@code failFast}), or {@code ""}
      * @return the service, {@code redis-lettuce}
      * @throws NullPointerException                if an argument is null
      * @throws IllegalArgumentException            if a parameter is unknown, malformed or out of range, or
@@ -65,7 +65,7 @@ public final class RedisLettuceLockProvider extends RedisRecipeProvider {
      * A lock service on an application's Lettuce cluster client, as {@link #open(RedisClient, String)}.
      *
      * @param client     the application's cluster client
-     * @param parameters lock parameters in URI query form, or {@code ""}
+     * @param parameters lock parameters in URI query form, with the engine's ({@code failFast}), or {@code ""}
      * @return the service, {@code redis-lettuce}
      * @throws NullPointerException                if an argument is null
      * @throws IllegalArgumentException            if a parameter is unknown, malformed or out of range
@@ -80,7 +80,7 @@ public final class RedisLettuceLockProvider extends RedisRecipeProvider {
      * an application's Lettuce client, as {@link #open(RedisClient, String)}.
      *
      * @param client     the application's client, created with its default {@link io.lettuce.core.RedisURI}
-     * @param parameters lock parameters in URI query form, or {@code ""}
+     * @param parameters lock parameters in URI query form, with the engine's ({@code failFast}), or {@code ""}
      * @return the service, {@code redis-lettuce-fair}
      * @throws NullPointerException                if an argument is null
      * @throws IllegalArgumentException            if a parameter is unknown, malformed or out of range, or
@@ -96,7 +96,7 @@ public final class RedisLettuceLockProvider extends RedisRecipeProvider {
      * {@link #openFair(RedisClient, String)}.
      *
      * @param client     the application's cluster client
-     * @param parameters lock parameters in URI query form, or {@code ""}
+     * @param parameters lock parameters in URI query form, with the engine's ({@code failFast}), or {@code ""}
      * @return the service, {@code redis-lettuce-fair}
      * @throws NullPointerException                if an argument is null
      * @throws IllegalArgumentException            if a parameter is unknown, malformed or out of range
@@ -113,6 +113,6 @@ public final class RedisLettuceLockProvider extends RedisRecipeProvider {
         boolean cluster = client instanceof RedisClusterClient;
         RedisSettings settings = RedisSettings.ofClient(cluster, parameters, "Redis" + (cluster ? " Cluster" : "")
                 + " through the application's Lettuce " + client.getClass().getSimpleName());
-        return provider.openOn(settings, () -> LettuceOps.onClient(client, settings));
+        return provider.openOn(settings, parameters, () -> LettuceOps.onClient(client, settings));
     }
 }

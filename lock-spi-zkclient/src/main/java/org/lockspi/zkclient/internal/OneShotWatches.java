@@ -112,9 +112,15 @@ final class OneShotWatches {
         if (zk == null) {
             return;
         }
+        if (!client.isConnected()) {
+            // a request now would wait for the reconnection attempt to fail it (an acquisition that fails fast must
+            // not): the client removes the watches locally when the request fails, in the background
+            zk.removeAllWatches(path, Watcher.WatcherType.Any, true, (rc, p, ctx) -> { }, null);
+            return;
+        }
         boolean interrupted = Thread.interrupted();
         try {
-            zk.removeAllWatches(path, Watcher.WatcherType.Any, !client.isConnected()); // not connected: locally only
+            zk.removeAllWatches(path, Watcher.WatcherType.Any, false);
         } catch (KeeperException | RuntimeException e) {
             // none there (NoWatcherException), or the connection dropped: the session ends it
         } catch (InterruptedException e) {

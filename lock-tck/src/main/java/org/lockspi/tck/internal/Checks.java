@@ -161,6 +161,18 @@ public final class Checks {
     }
 
     /**
+     * A client URI whose acquisitions wait out an outage up to their own deadlines: {@code failFast=1m}, for the
+     * rules that follow a waiter through a restart, a failover or a dropped connection (with the default, 250 ms,
+     * such a waiter fails fast, spec §16.3, which §16.3 itself checks).
+     *
+     * @param uri the client URI
+     * @return the URI with {@code failFast=1m}
+     */
+    public static String waitingOutOutages(String uri) {
+        return withParameter(uri, org.lockspi.Locks.FAIL_FAST_PARAMETER + "=1m");
+    }
+
+    /**
      * Skips the calling test, with the reason "declares X", if the provider declares the feature: for tests of
      * what happens when a feature is absent.
      *

@@ -62,7 +62,7 @@ class ConformanceReportTest {
         assertTrue(run.with(Status.FAILED).isEmpty(), "nothing fails:\n" + run.with(Status.FAILED));
         String last = lines(run).get(lines(run).size() - 1);
         assertTrue(last.startsWith("lockspi TCK: CONFORMANT: ") && last.endsWith(
-                "rules not verified as unverifiedRulesAllowed() allows: §10.1, §10.2, §13.3, §16.1, §16.2, §17.3, "
+                "rules not verified as unverifiedRulesAllowed() allows: §10.1, §10.2, §13.3, §16.1, §16.2, §16.3, §17.3, "
                 + "§17.5, §18.1, §18.2, §18.3, §18.4, §18.5, §20.4, §24.1, §24.2, §24.3, §24.4, §24.5"), last);
         assertTrue(line(run, "§16.1").startsWith("NOT VERIFIED, ALLOWED "), line(run, "§16.1"));
         assertTrue(run.output().contains("§13.3 (" + TckRuns.NoRestartAllowed.REASON + ")"),

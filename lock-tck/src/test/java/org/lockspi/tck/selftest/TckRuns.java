@@ -127,6 +127,7 @@ final class TckRuns {
             allowed.put("§13.3", REASON);
             allowed.put("§16.1", REASON);
             allowed.put("§16.2", REASON);
+            allowed.put("§16.3", REASON);
             allowed.put("§17.3", REASON);
             allowed.put("§18.4", REASON);
             return allowed;

@@ -40,7 +40,7 @@ public abstract class RedisRecipeTck extends LockProviderTck {
             + "it does not know yet; the recipe's tokens carry the server's TIME in microseconds as a floor, above "
             + "2^32 from the first (the providers' own tests check it)";
     /** The rules that restart one server in place. */
-    private static final String[] RESTART_RULES = {"§13.3", "§16.1", "§16.2", "§17.3", "§18.4", "§18.5"};
+    private static final String[] RESTART_RULES = {"§13.3", "§16.1", "§16.2", "§16.3", "§17.3", "§18.4", "§18.5"};
     /** The rules that put a TCP proxy in front of the URI's one address. */
     private static final String[] PARTITION_RULES = {"§17.5", "§18.1", "§18.2", "§20.4"};
     /** The rules that put a proxy reading the wire protocol in front of the URI's one address. */

@@ -43,6 +43,8 @@ public final class RawZkOps implements ZkOps {
     private final ReentrantLock lock = new ReentrantLock(); // not a monitor: no virtual thread pins on it
     private volatile ZooKeeper zk;         // the current handle
     private Session current;               // guarded by lock
+    /** Whether the current handle is connected, as its events say (its own state lags up to a second). */
+    private volatile boolean up;
     private ConnectionListener listener;   // guarded by lock
     private volatile boolean closed;
 
@@ -165,6 +167,7 @@ public final class RawZkOps implements ZkOps {
             switch (event.getState()) {
                 case SyncConnected:
                 case ConnectedReadOnly:
+                    up = true;
                     if (!everConnected) {
                         everConnected = true;
                         connected.countDown();
@@ -179,6 +182,7 @@ public final class RawZkOps implements ZkOps {
                     }
                     break;
                 case Disconnected:
+                    up = false;
                     if (everConnected && !disconnected) {
                         disconnected = true;
                         if (l != null) {
@@ -187,6 +191,7 @@ public final class RawZkOps implements ZkOps {
                     }
                     break;
                 case Expired:
+                    up = false;
                     expired(l);
                     break;
                 default:
@@ -324,6 +329,12 @@ public final class RawZkOps implements ZkOps {
             if (watcher == null || closed) {
                 continue;
             }
+            if (!up) {
+                // a request now would wait for the reconnection attempt to fail it (an acquisition that fails fast
+                // must not): the client removes the watch when the request completes or fails, in the background
+                zk.removeWatches(path, watcher, type, true, (rc, p, ctx) -> { }, null);
+                continue;
+            }
             boolean interrupted = Thread.interrupted();
             try {
                 zk.removeWatches(path, watcher, type, true);
@@ -421,8 +432,9 @@ public final class RawZkOps implements ZkOps {
             if (event.getType() == Event.EventType.None) {
                 return; // connection state: the recipe hears of it from the session watcher
             }
-            watches.remove(key, this);
-            key.callback().run();
+            if (watches.remove(key, this)) {
+                key.callback().run(); // not after unwatch: the acquisition that set it is over
+            }
         }
     }
 }

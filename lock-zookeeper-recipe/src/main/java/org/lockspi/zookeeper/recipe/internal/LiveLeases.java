@@ -44,7 +44,7 @@ final class LiveLeases {
         ZkLease lease = new ZkLease(backend, kind, node.path(), node.czxid(), gen);
         leases.add(lease);
         if (session.getAsLong() != gen && leases.remove(lease) && lease.markLost()) {
-            events.leaseLost(lease); // the session expired while we were granted
+            events.leaseLost(lease, "its ZooKeeper session expired as it was granted");
         }
         return lease;
     }
@@ -76,7 +76,7 @@ final class LiveLeases {
     void loseAll() {
         for (ZkLease lease : leases) {
             if (leases.remove(lease) && lease.markLost()) {
-                events.leaseLost(lease);
+                events.leaseLost(lease, "its ZooKeeper session expired");
             }
         }
     }

@@ -86,7 +86,7 @@ final class ResidueCleaner {
 
     /**
      * Deletes the nodes under {@code parent} whose names start with {@code name} (our node, or the node a create
-     * may have made), now if possible, else when the connection returns. Never throws; an unexpected failure is
+     * may have made), now if the connection is up, else when it returns. Never throws; an unexpected failure is
      * attached to {@code failure}, if any, else logged. The interrupt flag is cleared for the delete and set again.
      */
     void discard(String parent, String name, boolean exact, Throwable failure) {
@@ -94,6 +94,12 @@ final class ResidueCleaner {
             return; // closing the session frees every node
         }
         Residue r = new Residue(parent, name, exact);
+        if (!gate.isConnected()) {
+            // the connection is known down: a delete now would wait out the client's retries (an acquisition
+            // that fails fast would not), so the node goes when the connection returns, or with the session
+            residue.add(r);
+            return;
+        }
         boolean interrupted = Thread.interrupted();
         try {
             if (!r.delete(ops, gate)) {
