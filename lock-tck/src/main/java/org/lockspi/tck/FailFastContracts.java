@@ -3,6 +3,16 @@ package org.lockspi.tck;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.lockspi.tck.coverage.KindColumn.ASYNC;
+import static org.lockspi.tck.coverage.KindColumn.MUTEX;
+import static org.lockspi.tck.coverage.KindColumn.NON_REENTRANT_MUTEX;
+import static org.lockspi.tck.coverage.KindColumn.READ;
+import static org.lockspi.tck.coverage.KindColumn.SEMAPHORE;
+import static org.lockspi.tck.coverage.KindColumn.THREAD_FREE;
+import static org.lockspi.tck.coverage.KindColumn.WRITE;
+import static org.lockspi.tck.coverage.QueueShape.MIXED_KINDS;
+import static org.lockspi.tck.coverage.QueueShape.ONE_WAITER;
+import static org.lockspi.tck.coverage.QueueShape.SEVERAL_WAITERS;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,6 +32,9 @@ import org.lockspi.LockFeature;
 import org.lockspi.LockPart;
 import org.lockspi.LockService;
 import org.lockspi.Locks;
+import org.lockspi.tck.coverage.Covers;
+import org.lockspi.tck.coverage.Inapplicable;
+import org.lockspi.tck.coverage.Why;
 import org.lockspi.tck.internal.Async;
 import org.lockspi.tck.internal.Checks;
 import org.lockspi.tck.internal.Poll;
@@ -44,7 +57,7 @@ public interface FailFastContracts extends TckContext {
     /**
      * (RESTART) A client acquires once in every form it has (mutex {@code acquire()}, {@code acquire(30 s)},
      * {@code tryAcquire()}, {@code tryAcquire(30 s)}; a multi-lock of two mutexes; a non-reentrant mutex's
-     * {@code acquireAsync(30 s)}; the thread-free read-write lock's halves; a semaphore's {@code acquire(30 s)}), and
+     * {@code acquireAsync(30 s)}; the halves of both read-write locks; a semaphore's {@code acquire(30 s)}), and
      * a second client waits for a mutex held by a third. The server is stopped: the waiter fails with
      * {@code LockConnectionException} within {@code failFast} plus {@link Checks#BOUND} of the stop; a mutex
      * {@code acquire(30 s)} started right after the stop does too; once the service has signalled the suspension
@@ -54,6 +67,8 @@ public interface FailFastContracts extends TckContext {
      */
     @Test
     @Timeout(180)
+    @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, READ, WRITE, SEMAPHORE, THREAD_FREE, ASYNC}, shapes = ONE_WAITER)
+    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
     @Diagnosis("An acquisition waited for the client library's own timeout: report BackendEvents.connectionSuspended "
             + "as soon as the connection drops (and when an acquisition itself fails on a dead connection), and let "
             + "LockBackend.acquire return on an interrupt: the engine cuts acquisitions failFast after the suspension.")
@@ -174,6 +189,9 @@ public interface FailFastContracts extends TckContext {
                     .acquireAsync(wait).get());
         }
         if (provider().features().contains(LockFeature.READ_WRITE)) {
+            forms.put("read acquire(30 s)", (s, n) -> s.readWriteLock(n + "-o").readLock().acquire(wait));
+            forms.put("write tryAcquire(30 s)", (s, n) -> s.readWriteLock(n + "-o").writeLock().tryAcquire(wait)
+                    .orElse(null));
             forms.put("thread-free write acquire(30 s)", (s, n) -> s.threadFreeReadWriteLock(n + "-w")
                     .writeLock().acquire(wait));
             forms.put("thread-free read tryAcquireAsync(30 s)", (s, n) -> {
