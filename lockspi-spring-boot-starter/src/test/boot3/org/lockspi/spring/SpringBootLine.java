@@ -1,5 +1,6 @@
 package org.lockspi.spring;
 
+import org.springframework.boot.actuate.health.HealthComponent;
 import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
@@ -24,8 +25,13 @@ final class SpringBootLine {
      * @param context an application with Actuator
      * @param path    a health component ({@code lockspi}) or group
      * @return its status code, as the application's health endpoint gives it
+     * @throws AssertionError if the endpoint has no such component or group
      */
     static String health(ApplicationContext context, String path) {
-        return context.getBean(HealthEndpoint.class).healthForPath(path).getStatus().getCode();
+        HealthComponent health = context.getBean(HealthEndpoint.class).healthForPath(path);
+        if (health == null) {
+            throw new AssertionError("the health endpoint has no component or group '" + path + "'");
+        }
+        return health.getStatus().getCode();
     }
 }

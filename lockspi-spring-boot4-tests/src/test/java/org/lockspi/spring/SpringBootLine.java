@@ -1,6 +1,7 @@
 package org.lockspi.spring;
 
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.actuate.endpoint.HealthDescriptor;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.ApplicationContext;
@@ -25,8 +26,13 @@ final class SpringBootLine {
      * @param context an application with Actuator
      * @param path    a health component ({@code lockspi}) or group
      * @return its status code, as the application's health endpoint gives it
+     * @throws AssertionError if the endpoint has no such component or group
      */
     static String health(ApplicationContext context, String path) {
-        return context.getBean(HealthEndpoint.class).healthForPath(path).getStatus().getCode();
+        HealthDescriptor health = context.getBean(HealthEndpoint.class).healthForPath(path);
+        if (health == null) {
+            throw new AssertionError("the health endpoint has no component or group '" + path + "'");
+        }
+        return health.getStatus().getCode();
     }
 }
