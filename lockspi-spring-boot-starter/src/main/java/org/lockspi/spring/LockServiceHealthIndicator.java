@@ -1,9 +1,7 @@
 package org.lockspi.spring;
 
-import java.util.Locale;
-import java.util.Objects;
-import org.lockspi.ConnectionState;
 import org.lockspi.LockService;
+import org.lockspi.spring.internal.LockHealth;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.actuate.health.Status;
@@ -22,6 +20,10 @@ import org.springframework.boot.actuate.health.Status;
  *   <li>{@code CLOSED} (the service is gone for good; only a restart gets it back): {@code DOWN}.</li>
  * </ul>
  * Details: {@code provider} and {@code connection} (the state in lower case).
+ *
+ * <p>This is the indicator of Spring Boot 3 ({@code org.springframework.boot.actuate.health}); on Spring Boot 4 the
+ * starter contributes {@link org.lockspi.spring.boot4.LockServiceHealthIndicator} in its place, which says the same
+ * ({@link LockspiHealthAutoConfiguration}).
  */
 public class LockServiceHealthIndicator implements HealthIndicator {
     /**
@@ -29,11 +31,9 @@ public class LockServiceHealthIndicator implements HealthIndicator {
      * not in Spring Boot's status order ({@code management.endpoint.health.status.order}), which the aggregation
      * of a health endpoint or group filters by; HTTP status 200.
      */
-    public static final Status SUSPENDED = new Status("SUSPENDED",
-            "the lock server cannot be reached; leases are uncertain (not counted in the overall status)");
+    public static final Status SUSPENDED = new Status(LockHealth.SUSPENDED, LockHealth.SUSPENDED_DESCRIPTION);
 
-    private final LockService service;
-    private final boolean suspendedAffectsStatus;
+    private final LockHealth health;
 
     /**
      * A health whose suspended connection does not count in the overall status.
@@ -52,19 +52,12 @@ public class LockServiceHealthIndicator implements HealthIndicator {
      * @throws NullPointerException if {@code service} is null
      */
     public LockServiceHealthIndicator(LockService service, boolean suspendedAffectsStatus) {
-        this.service = Objects.requireNonNull(service, "service is null");
-        this.suspendedAffectsStatus = suspendedAffectsStatus;
+        this.health = new LockHealth(service, suspendedAffectsStatus);
     }
 
     @Override
     public Health health() {
-        ConnectionState state = service.connectionState();
-        Health.Builder health = switch (state) {
-            case CONNECTED -> Health.up();
-            case SUSPENDED -> suspendedAffectsStatus ? Health.outOfService() : Health.status(SUSPENDED);
-            case CLOSED -> Health.down();
-        };
-        return health.withDetail("provider", service.providerName())
-                .withDetail("connection", state.name().toLowerCase(Locale.ROOT)).build();
+        LockHealth.Reading reading = health.read();
+        return Health.status(reading.status(SUSPENDED, Status::new)).withDetails(reading.details()).build();
     }
 }

@@ -36,8 +36,12 @@ import org.springframework.core.env.Environment;
  *   <li>{@link LockTemplate}, when there is a LockService and no template;</li>
  *   <li>the interception of {@link Locked} and {@link ScheduledLock} methods;</li>
  *   <li>(in {@link LockspiHealthAutoConfiguration}) {@link LockServiceHealthIndicator} as {@code lockspi}, when
- *       Actuator is on the class path.</li>
+ *       Actuator is on the class path; on Spring Boot 4, whose health API moved,
+ *       {@link org.lockspi.spring.boot4.LockServiceHealthIndicator}.</li>
  * </ul>
+ *
+ * <p>The starter is one jar for Spring Boot 3.5 and 4.0: everything but the health indicator names classes both
+ * lines have, and each line's health indicator applies only where that line's health API is on the class path.
  */
 @AutoConfiguration
 @ConditionalOnClass(LockService.class)

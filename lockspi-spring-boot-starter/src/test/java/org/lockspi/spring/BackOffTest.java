@@ -14,8 +14,6 @@ import org.lockspi.Locks;
 import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.actuate.health.HealthEndpoint;
-import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -65,7 +63,7 @@ class BackOffTest {
         assertEquals("done", template.executeLocked("back-off", lease -> "done"));
         assertTrue(context.getBean(MeterRegistry.class).find("lockspi.acquire").timers().isEmpty(),
                 "an application's own service is not bound to metrics by the starter");
-        assertEquals(Status.UP, context.getBean(HealthEndpoint.class).healthForPath("lockspi").getStatus());
+        assertEquals("UP", SpringBootLine.health(context, "lockspi"));
     }
 
     @Test

@@ -40,9 +40,8 @@ class ConfigurationFailureTest {
         return new SpringApplicationBuilder(NeedsLocks.class).web(WebApplicationType.NONE)
                 .properties("spring.main.banner-mode=off",
                         // no Redis client nor DataSource of the application's own, which the starter would use
-                        "spring.autoconfigure.exclude="
-                                + "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration,"
-                                + "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration")
+                        "spring.autoconfigure.exclude=" + SpringBootLine.REDIS_AUTO_CONFIGURATION.getName() + ","
+                                + SpringBootLine.DATA_SOURCE_AUTO_CONFIGURATION.getName())
                 .properties(properties).run();
     }
 

@@ -15,7 +15,6 @@ import org.lockspi.redis.lettuce.RedisLettuceFairLockProvider;
 import org.lockspi.redis.lettuce.RedisLettuceLockProvider;
 import org.lockspi.tck.redis.EmbeddedRedisBackend;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
@@ -38,7 +37,7 @@ class LettuceConnectionFactoryTest {
 
     private static ApplicationContextRunner runner() {
         return new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class,
+                .withConfiguration(AutoConfigurations.of(SpringBootLine.REDIS_AUTO_CONFIGURATION,
                         LockspiLettuceAutoConfiguration.class, LockspiAutoConfiguration.class))
                 .withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
                         "lockspi.parameters.leaseTime=3s", "lockspi.parameters.socketTimeout=1s",

@@ -14,8 +14,9 @@ import org.lockspi.tck.redis.EmbeddedRedisBackend;
 
 /**
  * The Redis provider's conformance kit on the Jedis that Spring Boot's dependency management picks (6.0.0 under
- * Spring Boot 3.5; the rest of the build tests on 8.0.2), with the parameters of the provider's own
- * {@code RedisTckTest}.
+ * Spring Boot 3.5, 7.0.0 under 4.0; the rest of the build tests on 8.0.2), with the parameters of the provider's own
+ * {@code RedisTckTest}. The build says which it expects ({@code lockspi.expectedJedis}); the extended profile runs it
+ * on Spring Boot 3.5's, and the {@code redis-clients-boot40} profile the provider's own kit on Boot 4.0's.
  */
 class RedisOnSpringJedisTckTest extends LockProviderTck {
 

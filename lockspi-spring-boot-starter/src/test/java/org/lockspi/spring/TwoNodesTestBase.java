@@ -26,8 +26,6 @@ import org.lockspi.LockTimeoutException;
 import org.lockspi.tck.TckBackend;
 import org.lockspi.tck.internal.Poll;
 import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.actuate.health.HealthEndpoint;
-import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -106,8 +104,9 @@ abstract class TwoNodesTestBase {
         return timer == null ? 0 : timer.count();
     }
 
-    static Status health(ConfigurableApplicationContext node) {
-        return node.getBean(HealthEndpoint.class).healthForPath("lockspi").getStatus();
+    /** @return the status code of the node's {@code lockspi} health component */
+    static String health(ConfigurableApplicationContext node) {
+        return SpringBootLine.health(node, "lockspi");
     }
 
     @Test
@@ -167,8 +166,8 @@ abstract class TwoNodesTestBase {
                 .tags("lock", "jobs/hung").timer();
         assertTrue(held.max(java.util.concurrent.TimeUnit.MILLISECONDS) >= 1450, "held until lock-at-most-for: "
                 + held.max(java.util.concurrent.TimeUnit.MILLISECONDS));
-        assertEquals(Status.UP, health(a));
-        assertEquals(Status.UP, health(b));
+        assertEquals("UP", health(a));
+        assertEquals("UP", health(b));
         assertEquals(1.0, a.getBean(MeterRegistry.class).find("lockspi.connection.state")
                 .tags("state", "connected").gauge().value());
     }
@@ -197,9 +196,8 @@ abstract class TwoNodesTestBase {
         assertEquals(2, acquired(b, "orders/42", "acquired"));
         LockService service = a.getBean(LockService.class);
         assertEquals(ConnectionState.CONNECTED, service.connectionState());
-        LockServiceHealthIndicator indicator = a.getBean(LockServiceHealthIndicator.class);
-        a.close();
-        assertEquals(Status.DOWN, indicator.health().getStatus(), "a closed service is down");
+        service.close(); // as the context closes it
+        assertEquals("DOWN", health(a), "a closed service is down");
     }
 
     /**
@@ -212,27 +210,24 @@ abstract class TwoNodesTestBase {
         ConfigurableApplicationContext a = node("a", "none", group);
         ConfigurableApplicationContext b = node("b", "none", Map.of("management.endpoint.health.group.lb.include",
                 "ping,lockspi", "lockspi.health.suspended-affects-status", "true"));
-        assertEquals(Status.UP, health(a));
-        assertEquals(Status.UP, health(b));
+        assertEquals("UP", health(a));
+        assertEquals("UP", health(b));
         // held leases: the Redis provider learns of an outage from its renewals, ZooKeeper from its session
         Lease leaseA = a.getBean(LockService.class).nonReentrantMutex("health-a").acquire(Duration.ofSeconds(5));
         Lease leaseB = b.getBean(LockService.class).nonReentrantMutex("health-b").acquire(Duration.ofSeconds(5));
         backend.stopServer();
         try {
-            Poll.until("a's health while the server is down", LockServiceHealthIndicator.SUSPENDED,
-                    () -> health(a), WAIT);
-            assertEquals(Status.UP, a.getBean(HealthEndpoint.class).healthForPath("lb").getStatus(),
-                    "a's suspended lock server does not turn its group down");
-            Poll.until("b's health while the server is down", Status.OUT_OF_SERVICE, () -> health(b), WAIT);
-            assertEquals(Status.OUT_OF_SERVICE, b.getBean(HealthEndpoint.class).healthForPath("lb").getStatus(),
-                    "b counts its suspended lock server");
+            Poll.until("a's health while the server is down", "SUSPENDED", () -> health(a), WAIT);
+            assertEquals("UP", SpringBootLine.health(a, "lb"), "a's suspended lock server does not turn its group down");
+            Poll.until("b's health while the server is down", "OUT_OF_SERVICE", () -> health(b), WAIT);
+            assertEquals("OUT_OF_SERVICE", SpringBootLine.health(b, "lb"), "b counts its suspended lock server");
             assertEquals(1.0, a.getBean(MeterRegistry.class).find("lockspi.connection.state")
                     .tags("state", "suspended").gauge().value());
         } finally {
             backend.startServer();
         }
-        Poll.until("a's health once the server is back", Status.UP, () -> health(a), WAIT);
-        Poll.until("b's health once the server is back", Status.UP, () -> health(b), WAIT);
+        Poll.until("a's health once the server is back", "UP", () -> health(a), WAIT);
+        Poll.until("b's health once the server is back", "UP", () -> health(b), WAIT);
         leaseA.release();
         leaseB.release();
     }
