@@ -16,7 +16,8 @@ import org.lockspi.spi.LockUri;
  * ({@code curator.sessionTimeout}) or a URI scheme the provider serves ({@code redis.leaseTime},
  * {@code zookeeper.sessionTimeout}). For one parameter set at several levels, the provider's name wins over its
  * scheme, and a scheme over the flat key. A scope that is neither an installed provider's name or scheme nor one
- * of lockspi's own ({@link #KNOWN_SCOPES}) is a typo and fails, as does a parameter the provider does not accept.
+ * of lockspi's own ({@link #KNOWN_SCOPES}) is a typo and fails, as does a parameter the provider does not accept
+ * (the engine's own, {@code provider} and {@code failFast}, every provider takes).
  */
 public final class ProviderParameters {
     /** The provider names and URI schemes of lockspi's providers, installed or not: valid scopes everywhere. */
@@ -26,6 +27,8 @@ public final class ProviderParameters {
             "jdbc+mariadb", "jdbc+h2");
 
     private static final String PREFIX = "lockspi.parameters.";
+    /** The engine's own parameters, which every provider takes. */
+    private static final Set<String> ENGINE_PARAMETERS = Set.of(Locks.PROVIDER_PARAMETER, Locks.FAIL_FAST_PARAMETER);
 
     private ProviderParameters() {
     }
@@ -100,7 +103,7 @@ public final class ProviderParameters {
         }
         if (provider != null) {
             for (String name : applied.keySet()) {
-                if (!name.equals(Locks.PROVIDER_PARAMETER) && !provider.parameters().contains(name)) {
+                if (!ENGINE_PARAMETERS.contains(name) && !provider.parameters().contains(name)) {
                     throw new LockspiConfigurationException(source.get(name), "lock provider '" + provider.name()
                             + "' has no parameter '" + name + "' (it accepts "
                             + new TreeSet<>(provider.parameters()) + ")",
