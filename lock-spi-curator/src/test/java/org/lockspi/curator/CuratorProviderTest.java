@@ -437,6 +437,12 @@ class CuratorProviderTest extends ZkTestSupport {
         LockService a = open("5s");
         LockService b = open("5s");
         Lease held = a.mutex("outage").acquire();
+        CountDownLatch heldAgain = new CountDownLatch(1);
+        held.addListener((lease, previous, current) -> {
+            if (current == LeaseState.HELD) {
+                heldAgain.countDown();
+            }
+        });
         BlockingQueue<Object> outcome = new ArrayBlockingQueue<>(1);
         Duration timeout = Duration.ofMillis(1500);
         Thread t = new Thread(() -> {
@@ -461,8 +467,10 @@ class CuratorProviderTest extends ZkTestSupport {
         } finally {
             server.startServer();
         }
-        // back within the session timeout: the holder's session and lease survive, the waiter's node goes
+        // back within the session timeout: the holder's session and lease survive, the waiter's node goes; the
+        // holder releases once its service has its connection back (a release while it is down fails fast)
         awaitResidue("outage", 1);
+        assertTrue(heldAgain.await(10, TimeUnit.SECONDS), "the holder's lease is HELD again: " + held.state());
         held.release();
         awaitResidue("outage", 0);
     }
