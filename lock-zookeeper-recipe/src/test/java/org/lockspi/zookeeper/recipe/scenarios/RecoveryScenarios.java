@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -15,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -197,15 +199,40 @@ public abstract class RecoveryScenarios extends ZkProviderScenarios {
      * is under way must still be reported. (ZooKeeper's client, given a watch removal that is also to be done
      * locally and that the connection loss fails, queues a watch-removed event in the Disconnected state and then
      * drops the real Disconnected event as a repeat: a provider that asked for local removals heard of no outage,
-     * so its acquisitions waited for the client's reconnection attempts, seconds, instead of failing fast.)
+     * so its acquisitions waited for the client's reconnection attempts, seconds, instead of failing fast.) Holders
+     * that release all the time meanwhile: a release whose delete is under way when the connection drops returns
+     * once the drop is known, well within the release bound (2 s here), not at it.
      */
     @Test
     void aServerStopIsReportedWhileWaitersGiveUpAllTheTime() throws Exception {
         String name = "recovery-churn-" + System.nanoTime();
-        ExecutorService pool = Executors.newFixedThreadPool(8);
+        ExecutorService pool = Executors.newFixedThreadPool(10);
+        AtomicLong longestRelease = new AtomicLong();
         try (LockService holder = open(); LockService waiters = open()) {
             Lease held = holder.mutex(name).acquire(Duration.ofSeconds(5));
             AtomicInteger attempts = new AtomicInteger();
+            for (int i = 0; i < 2; i++) {
+                String own = name + "-own-" + i;
+                pool.submit(() -> {
+                    while (!Thread.currentThread().isInterrupted()) {
+                        try {
+                            Optional<Lease> lease = holder.mutex(own).tryAcquire(Duration.ofMillis(20));
+                            if (lease.isPresent()) {
+                                long start = System.nanoTime();
+                                try {
+                                    lease.get().release();
+                                } finally {
+                                    longestRelease.accumulateAndGet(System.nanoTime() - start, Math::max);
+                                }
+                            }
+                        } catch (InterruptedException e) {
+                            return;
+                        } catch (RuntimeException e) {
+                            // the outage's failures, and the closed service at the end
+                        }
+                    }
+                });
+            }
             for (int i = 0; i < 8; i++) {
                 pool.submit(() -> {
                     while (!Thread.currentThread().isInterrupted()) {
@@ -243,5 +270,7 @@ public abstract class RecoveryScenarios extends ZkProviderScenarios {
             pool.shutdownNow();
             assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), "the waiters ended");
         }
+        assertTrue(longestRelease.get() < TimeUnit.SECONDS.toNanos(1),
+                "the longest release took " + TimeUnit.NANOSECONDS.toMillis(longestRelease.get()) + " ms");
     }
 }
