@@ -53,6 +53,7 @@ public final class CuratorBackend implements LockBackend {
         this.deletes = new CuratorDeletes(client, sessions, this::isClosed);
         this.acquisitions = new CuratorAcquisitions(client, sessions, deletes);
         client.framework.getConnectionStateListenable().addListener(sessions);
+        client.framework.getConnectionStateListenable().addListener(deletes);
     }
 
     /**
@@ -209,6 +210,7 @@ public final class CuratorBackend implements LockBackend {
             return;
         }
         client.framework.getConnectionStateListenable().removeListener(sessions);
+        client.framework.getConnectionStateListenable().removeListener(deletes);
         sessions.close();
         deletes.close();
         List<CuratorLease> live = sessions.takeAll();

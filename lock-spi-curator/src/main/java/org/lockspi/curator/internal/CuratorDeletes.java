@@ -8,8 +8,13 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
 import org.lockspi.LockConnectionException;
@@ -25,9 +30,10 @@ import org.lockspi.zookeeper.recipe.internal.DeleteFailures;
  * <p>While the connection is known down no clean-up waits for it (a synchronous Curator request would wait out its
  * retries, each up to the connection timeout, and an acquisition that fails fast would not): a node we know goes to
  * Curator's guaranteed delete in the background, and a search for marked nodes waits for the connection on the
- * backend's clean-up thread (started when there is work, gone one second after).
+ * backend's clean-up thread (started when there is work, gone one second after). A release waiting for its delete
+ * when the connection is lost (the client's connection state listener, {@code SUSPENDED}) stops waiting then.
  */
-final class CuratorDeletes implements AutoCloseable {
+final class CuratorDeletes implements ConnectionStateListener, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CuratorDeletes.class.getName());
     private static final AtomicInteger WATCHDOGS = new AtomicInteger();
     private static final AtomicInteger CLEANERS = new AtomicInteger();
@@ -39,6 +45,10 @@ final class CuratorDeletes implements AutoCloseable {
     private final Watchdog watchdog;
     /** Runs the clean-ups that need the server's answers once the connection is back. */
     private final ThreadPoolExecutor cleaner;
+    /** Guards {@link #drops}; releases waiting for a background delete wait on {@link #settled}. */
+    private final ReentrantLock waits = new ReentrantLock();
+    private final Condition settled = waits.newCondition();
+    private long drops; // guarded by waits: how many times the connection was lost
 
     /**
      * @param sessions      told of each answered delete (it confirms the session)
@@ -72,6 +82,7 @@ final class CuratorDeletes implements AutoCloseable {
      * @throws LockConnectionException if the server did not confirm within the bound; Curator goes on retrying
      */
     void deleteBounded(String node) {
+        long dropsBefore = drops();
         if (!client.isConnected()) {
             deleteInBackground(node);
             throw DeleteFailures.notConnected(node, client.address());
@@ -83,12 +94,57 @@ final class CuratorDeletes implements AutoCloseable {
             return;
         }
         CountDownLatch done = deleteInBackground(node);
+        waits.lock();
         try {
-            if (!done.await(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                throw DeleteFailures.notWithin(node, client.address(), client.releaseBound, null);
+            while (done.getCount() > 0) {
+                if (drops != dropsBefore) {
+                    throw DeleteFailures.connectionLost(node, client.address()); // Curator goes on retrying
+                }
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    throw DeleteFailures.notWithin(node, client.address(), client.releaseBound, null);
+                }
+                settled.awaitNanos(left);
             }
         } catch (InterruptedException e) {
             throw DeleteFailures.interrupted(node, client.address(), e);
+        } finally {
+            waits.unlock();
+        }
+    }
+
+    /** The connection is lost: the synchronous deletes under way are cut, and no release waits for its delete. */
+    @Override
+    public void stateChanged(CuratorFramework changed, ConnectionState state) {
+        if (state != ConnectionState.SUSPENDED && state != ConnectionState.LOST) {
+            return;
+        }
+        watchdog.cutAll();
+        waits.lock();
+        try {
+            drops++;
+            settled.signalAll();
+        } finally {
+            waits.unlock();
+        }
+    }
+
+    private long drops() {
+        waits.lock();
+        try {
+            return drops;
+        } finally {
+            waits.unlock();
+        }
+    }
+
+    /** Wakes the releases waiting for a background delete: one of them is done. */
+    private void signalSettled() {
+        waits.lock();
+        try {
+            settled.signalAll();
+        } finally {
+            waits.unlock();
         }
     }
 
@@ -137,6 +193,7 @@ final class CuratorDeletes implements AutoCloseable {
                 if (rc == KeeperException.Code.OK.intValue() || rc == KeeperException.Code.NONODE.intValue()) {
                     sessions.confirmed(sent); // answered: the session was alive (keeps a draining queue confirmed)
                     done.countDown();
+                    signalSettled();
                 }
             }).forPath(node);
         } catch (Exception e) {

@@ -93,6 +93,24 @@ final class Watchdog implements AutoCloseable {
         return fired;
     }
 
+    /**
+     * Cuts every armed call now, as if its deadline had passed: the connection is lost, and the calls would wait
+     * for the client's next reconnection attempt to fail them.
+     */
+    void cutAll() {
+        lock.lock();
+        try {
+            for (Ticket t : armed) {
+                if (!t.fired) {
+                    t.fired = true;
+                    t.caller.interrupt();
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void run() {
         lock.lock();
         try {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 class WatchdogTest {
@@ -34,6 +35,34 @@ class WatchdogTest {
             assertFalse(watchdog.disarm(early));
             assertFalse(watchdog.disarm(late));
             assertFalse(Thread.currentThread().isInterrupted());
+        }
+    }
+
+    @Test
+    void cutAllInterruptsEveryArmedCallAtOnce() throws Exception {
+        try (Watchdog watchdog = new Watchdog("test-watchdog-cut")) {
+            Watchdog.Ticket ticket = watchdog.arm(System.nanoTime() + TimeUnit.MINUTES.toNanos(1));
+            CountDownLatch waiting = new CountDownLatch(1);
+            AtomicBoolean otherCut = new AtomicBoolean();
+            Thread other = new Thread(() -> {
+                Watchdog.Ticket its = watchdog.arm(System.nanoTime() + TimeUnit.MINUTES.toNanos(1));
+                waiting.countDown();
+                try {
+                    new CountDownLatch(1).await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    // cut
+                }
+                otherCut.set(watchdog.disarm(its));
+            });
+            other.start();
+            assertTrue(waiting.await(10, TimeUnit.SECONDS));
+            watchdog.cutAll();
+            other.join(10_000);
+            assertFalse(other.isAlive(), "the other call was cut");
+            assertTrue(otherCut.get(), "by the watchdog");
+            assertTrue(Thread.currentThread().isInterrupted(), "this call too");
+            assertTrue(watchdog.disarm(ticket));
+            assertFalse(Thread.currentThread().isInterrupted(), "the interrupt taken back");
         }
     }
 

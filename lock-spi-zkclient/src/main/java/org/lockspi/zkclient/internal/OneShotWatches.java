@@ -114,8 +114,12 @@ final class OneShotWatches {
         }
         if (!client.isConnected()) {
             // a request now would wait for the reconnection attempt to fail it (an acquisition that fails fast must
-            // not): the client removes the watches locally when the request fails, in the background
-            zk.removeAllWatches(path, Watcher.WatcherType.Any, true, (rc, p, ctx) -> { }, null);
+            // not): the client removes the watches when the request completes, in the background. Never 'local'
+            // (removed here even if the server cannot be told): a local removal that a connection loss fails queues
+            // a watch-removed event in the Disconnected state, after which the client's event thread drops the real
+            // Disconnected event as a repeat (ZooKeeper 3.9 ClientCnxn.EventThread), and ZkClient would not hear of
+            // the outage; watches left after a failed removal go when they fire or with the session
+            zk.removeAllWatches(path, Watcher.WatcherType.Any, false, (rc, p, ctx) -> { }, null);
             return;
         }
         boolean interrupted = Thread.interrupted();

@@ -329,15 +329,20 @@ public final class RawZkOps implements ZkOps {
             if (watcher == null || closed) {
                 continue;
             }
+            // Never 'local' (removed here even if the server cannot be told): a local removal that a connection
+            // loss fails queues a watch-removed event in the Disconnected state, after which the client's event
+            // thread drops the real Disconnected event as a repeat (ZooKeeper 3.9 ClientCnxn.EventThread), and the
+            // recipe would not hear of the outage. A watch left behind after a failed removal is harmless: its
+            // callback is gone from 'watches', and it goes when it fires or with the session.
             if (!up) {
                 // a request now would wait for the reconnection attempt to fail it (an acquisition that fails fast
-                // must not): the client removes the watch when the request completes or fails, in the background
-                zk.removeWatches(path, watcher, type, true, (rc, p, ctx) -> { }, null);
+                // must not): the client removes the watch when the request completes, in the background
+                zk.removeWatches(path, watcher, type, false, (rc, p, ctx) -> { }, null);
                 continue;
             }
             boolean interrupted = Thread.interrupted();
             try {
-                zk.removeWatches(path, watcher, type, true);
+                zk.removeWatches(path, watcher, type, false);
             } catch (KeeperException e) {
                 // NoWatcher: it fired meanwhile; anything else: it goes when it fires or with the session
             } catch (InterruptedException e) {

@@ -6,13 +6,18 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import org.lockspi.LockException;
 import org.lockspi.zookeeper.recipe.ZkOps;
 
 /**
  * The release of a lease: its node deleted on the cleaner thread, waited for at most the release bound (past it, or
  * with the connection down, the delete is left to the reconnection or the session's end, and the caller is told
- * with {@link DeleteFailures}). A lease the engine judged lost by its deadline while the session lives on still
+ * with {@link DeleteFailures}). A release whose delete is under way when the connection drops stops waiting then:
+ * the request may wait for the client's next reconnection attempt, seconds, and the cleaner leaves the delete to
+ * the reconnection if it fails. A lease the engine judged lost by its deadline while the session lives on still
  * deletes its node; a lease whose session is gone touches nothing (a later holder's node is never ours). The waiter
  * behind a released mutex node is told whether it is known gone ({@link ZkOwnNode}).
  */
@@ -23,6 +28,10 @@ final class LeaseRelease {
     private final WaitQueue queue;
     private final LiveLeases leases;
     private final Duration releaseBound;
+    /** Guards {@link #drops}; releases waiting for their delete wait on {@link #settled}. */
+    private final ReentrantLock waits = new ReentrantLock();
+    private final Condition settled = waits.newCondition();
+    private long drops; // guarded by waits: how many times the connection dropped
 
     LeaseRelease(ZkOps ops, SessionGate gate, ResidueCleaner cleaner, WaitQueue queue, LiveLeases leases,
                  Duration releaseBound) {
@@ -72,22 +81,35 @@ final class LeaseRelease {
         }
         String path = lease.path();
         ResidueCleaner.Residue own = ResidueCleaner.Residue.node(path);
+        long dropsBefore = drops();
         if (!gate.isConnected()) {
             cleaner.leave(own);
             throw DeleteFailures.notConnected(path, ops.address());
         }
+        long end = System.nanoTime() + releaseBound.toNanos();
+        AtomicBoolean done = new AtomicBoolean();
         Future<?> delete;
         try {
             delete = cleaner.submit(own, gone -> {
                 if (mine != null) {
                     mine.deleteDone(gone);
                 }
+                waits.lock();
+                try {
+                    done.set(true);
+                    settled.signalAll();
+                } finally {
+                    waits.unlock();
+                }
             });
         } catch (RejectedExecutionException e) {
             return false; // closing: the session's end frees it
         }
         try {
-            delete.get(releaseBound.toNanos(), TimeUnit.NANOSECONDS);
+            if (!awaitDelete(done, dropsBefore, end)) {
+                throw DeleteFailures.connectionLost(path, ops.address()); // the cleaner leaves it to the return
+            }
+            delete.get(); // its outcome: the cleaner has just told it
             return true;
         } catch (TimeoutException e) {
             throw DeleteFailures.notWithin(path, ops.address(), releaseBound, e);
@@ -99,6 +121,53 @@ final class LeaseRelease {
                 throw (RuntimeException) cause;
             }
             throw new LockException("ZooKeeper at " + ops.address() + " failed: delete " + path, cause);
+        }
+    }
+
+    /** The connection dropped: releases waiting for their delete stop waiting. */
+    void disconnected() {
+        waits.lock();
+        try {
+            drops++;
+            settled.signalAll();
+        } finally {
+            waits.unlock();
+        }
+    }
+
+    private long drops() {
+        waits.lock();
+        try {
+            return drops;
+        } finally {
+            waits.unlock();
+        }
+    }
+
+    /**
+     * Waits until the cleaner has run the delete ({@code done}), the connection has dropped since {@code dropsBefore},
+     * or {@code end} passes.
+     *
+     * @return true once the delete ran, false if the connection dropped first
+     * @throws TimeoutException at {@code end}
+     */
+    private boolean awaitDelete(AtomicBoolean done, long dropsBefore, long end)
+            throws InterruptedException, TimeoutException {
+        waits.lock();
+        try {
+            while (!done.get()) {
+                if (drops != dropsBefore) {
+                    return false;
+                }
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    throw new TimeoutException();
+                }
+                settled.awaitNanos(left);
+            }
+            return true;
+        } finally {
+            waits.unlock();
         }
     }
 }

@@ -230,6 +230,7 @@ public final class ZkLockBackend implements LockBackend {
         @Override
         public void disconnected() {
             gate.disconnected();
+            releases.disconnected();
             events.connectionSuspended();
         }
 

@@ -8,6 +8,7 @@ import static org.lockspi.zookeeper.recipe.internal.FakeRecipe.mutex;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -73,6 +74,29 @@ class LeaseReleaseTest extends OnFakeClient {
         assertEquals(DeleteFailures.connectionLost(held.path(), "fake:2181").getMessage(), e.getMessage());
         a.client().reconnect();
         zk.await("deleted on reconnection", () -> recipe.nodes("lost").isEmpty());
+    }
+
+    @Test
+    void aDeleteStillUnansweredWhenTheConnectionDropsIsLeftToItsReturnAtOnce() throws Exception {
+        FakeRecipe.Side a = recipe.open();
+        ZkLease held = a.acquire(mutex("unanswered"), LONG);
+        CountDownLatch answer = new CountDownLatch(1);
+        a.client().hook((op, path) -> {
+            if (op.equals("delete")) {
+                a.client().hook((o, p) -> { });
+                a.client().disconnect();
+                answer.await(); // the request waits for the client's next reconnection attempt, which fails it
+            }
+        });
+        try {
+            // not the release bound's "within 500 ms": the release stops waiting once the connection is known lost
+            LockConnectionException e = assertThrows(LockConnectionException.class, held::release);
+            assertEquals(DeleteFailures.connectionLost(held.path(), "fake:2181").getMessage(), e.getMessage());
+        } finally {
+            answer.countDown();
+        }
+        a.client().reconnect();
+        zk.await("deleted on reconnection", () -> recipe.nodes("unanswered").isEmpty());
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -15,12 +16,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.lockspi.Acquirable;
+import org.lockspi.ConnectionState;
 import org.lockspi.Lease;
 import org.lockspi.LeaseState;
 import org.lockspi.LockConnectionException;
@@ -189,5 +192,85 @@ public abstract class RecoveryScenarios extends ZkProviderScenarios {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * Waiters that give up all the time remove their watches all the time; a server stopped while such a removal
+     * is under way must still be reported. (ZooKeeper's client, given a watch removal that is also to be done
+     * locally and that the connection loss fails, queues a watch-removed event in the Disconnected state and then
+     * drops the real Disconnected event as a repeat: a provider that asked for local removals heard of no outage,
+     * so its acquisitions waited for the client's reconnection attempts, seconds, instead of failing fast.) Holders
+     * that release all the time meanwhile: a release whose delete is under way when the connection drops returns
+     * once the drop is known, well within the release bound (2 s here), not at it.
+     */
+    @Test
+    void aServerStopIsReportedWhileWaitersGiveUpAllTheTime() throws Exception {
+        String name = "recovery-churn-" + System.nanoTime();
+        ExecutorService pool = Executors.newFixedThreadPool(10);
+        AtomicLong longestRelease = new AtomicLong();
+        try (LockService holder = open(); LockService waiters = open()) {
+            Lease held = holder.mutex(name).acquire(Duration.ofSeconds(5));
+            AtomicInteger attempts = new AtomicInteger();
+            for (int i = 0; i < 2; i++) {
+                String own = name + "-own-" + i;
+                pool.submit(() -> {
+                    while (!Thread.currentThread().isInterrupted()) {
+                        try {
+                            Optional<Lease> lease = holder.mutex(own).tryAcquire(Duration.ofMillis(20));
+                            if (lease.isPresent()) {
+                                long start = System.nanoTime();
+                                try {
+                                    lease.get().release();
+                                } finally {
+                                    longestRelease.accumulateAndGet(System.nanoTime() - start, Math::max);
+                                }
+                            }
+                        } catch (InterruptedException e) {
+                            return;
+                        } catch (RuntimeException e) {
+                            // the outage's failures, and the closed service at the end
+                        }
+                    }
+                });
+            }
+            for (int i = 0; i < 8; i++) {
+                pool.submit(() -> {
+                    while (!Thread.currentThread().isInterrupted()) {
+                        try {
+                            waiters.mutex(name).tryAcquire(Duration.ofMillis(20)).ifPresent(Lease::release);
+                            attempts.incrementAndGet();
+                        } catch (InterruptedException e) {
+                            return;
+                        } catch (RuntimeException e) {
+                            // the outage's failures, and the closed service at the end
+                        }
+                    }
+                });
+            }
+            for (int round = 1; round <= 4; round++) {
+                int before = attempts.get();
+                Poll.until("waiters giving up, round " + round, true, () -> attempts.get() >= before + 50,
+                        Duration.ofSeconds(10));
+                server.stopServer();
+                try {
+                    Poll.until("the waiters' service suspended, round " + round, ConnectionState.SUSPENDED,
+                            waiters::connectionState, Duration.ofSeconds(1));
+                    Poll.until("the holder's service suspended, round " + round, ConnectionState.SUSPENDED,
+                            holder::connectionState, Duration.ofSeconds(1));
+                } finally {
+                    server.startServer();
+                }
+                for (LockService service : List.of(holder, waiters)) {
+                    Poll.until("connected again, round " + round, ConnectionState.CONNECTED,
+                            service::connectionState, Duration.ofSeconds(10));
+                }
+            }
+            held.release();
+        } finally {
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), "the waiters ended");
+        }
+        assertTrue(longestRelease.get() < TimeUnit.SECONDS.toNanos(1),
+                "the longest release took " + TimeUnit.NANOSECONDS.toMillis(longestRelease.get()) + " ms");
     }
 }
