@@ -57,12 +57,12 @@ class WatchdogTest {
             other.start();
             assertTrue(waiting.await(10, TimeUnit.SECONDS));
             watchdog.cutAll();
+            assertTrue(Thread.currentThread().isInterrupted(), "this call is cut too");
+            assertTrue(watchdog.disarm(ticket));
+            assertFalse(Thread.currentThread().isInterrupted(), "the interrupt taken back");
             other.join(10_000);
             assertFalse(other.isAlive(), "the other call was cut");
             assertTrue(otherCut.get(), "by the watchdog");
-            assertTrue(Thread.currentThread().isInterrupted(), "this call too");
-            assertTrue(watchdog.disarm(ticket));
-            assertFalse(Thread.currentThread().isInterrupted(), "the interrupt taken back");
         }
     }
 

@@ -1,6 +1,8 @@
 package org.lockspi.zookeeper.recipe.internal;
 
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
@@ -72,13 +74,18 @@ final class LiveLeases {
         leases.remove(lease);
     }
 
-    /** The session expired: every live lease is lost, and the engine is told of each. */
+    /**
+     * The session expired: every live lease is lost, and the engine is told of each. All are marked lost before the
+     * first is told, so that whoever hears of one loss (a multi-lease's listener) finds the others lost too.
+     */
     void loseAll() {
+        List<ZkLease> lost = new ArrayList<>();
         for (ZkLease lease : leases) {
             if (leases.remove(lease) && lease.markLost()) {
-                events.leaseLost(lease, "its ZooKeeper session expired");
+                lost.add(lease);
             }
         }
+        lost.forEach(lease -> events.leaseLost(lease, "its ZooKeeper session expired"));
     }
 
     /** The backend closes: the session's end frees every node. */
