@@ -1,0 +1,27 @@
+package org.lockspi.soak;
+
+import java.time.Duration;
+import org.lockspi.tck.TckBackend;
+import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
+
+/**
+ * The outage soak on an in-process ZooKeeper server (session timeout 4 s), for each ZooKeeper provider: its
+ * subclasses name the provider.
+ */
+abstract class ZooKeeperOutageSoak extends OutageSoak {
+
+    @Override
+    TckBackend startBackend() {
+        return EmbeddedZooKeeperBackend.start();
+    }
+
+    @Override
+    String parameters() {
+        return "sessionTimeout=4s&connectTimeout=5s";
+    }
+
+    @Override
+    Duration leaseSpan() {
+        return Duration.ofSeconds(4);
+    }
+}
