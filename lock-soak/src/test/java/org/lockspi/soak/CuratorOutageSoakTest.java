@@ -1,29 +1,10 @@
 package org.lockspi.soak;
 
-import java.time.Duration;
-import org.lockspi.tck.TckBackend;
-import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
-
-/** The outage soak on the curator provider and an in-process ZooKeeper server (session timeout 4 s). */
-class CuratorOutageSoakTest extends OutageSoak {
-
-    @Override
-    TckBackend startBackend() {
-        return EmbeddedZooKeeperBackend.start();
-    }
+/** The outage soak on the curator provider. */
+class CuratorOutageSoakTest extends ZooKeeperOutageSoak {
 
     @Override
     String provider() {
         return "curator";
-    }
-
-    @Override
-    String parameters() {
-        return "sessionTimeout=4s&connectTimeout=5s";
-    }
-
-    @Override
-    Duration leaseSpan() {
-        return Duration.ofSeconds(4);
     }
 }
