@@ -1,6 +1,6 @@
 package org.lockspi.soak;
 
-/** The outage soak on the curator provider and an in-process ZooKeeper server. */
+/** The outage soak on the curator provider. */
 class CuratorOutageSoakTest extends ZooKeeperOutageSoak {
 
     @Override

@@ -1,6 +1,6 @@
 package org.lockspi.soak;
 
-/** The outage soak on the zkclient provider and an in-process ZooKeeper server. */
+/** The outage soak on the zkclient provider. */
 class ZkClientOutageSoakTest extends ZooKeeperOutageSoak {
 
     @Override

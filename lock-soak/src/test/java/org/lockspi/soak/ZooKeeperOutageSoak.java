@@ -4,10 +4,7 @@ import java.time.Duration;
 import org.lockspi.tck.TckBackend;
 import org.lockspi.tck.zookeeper.EmbeddedZooKeeperBackend;
 
-/**
- * The outage soak on an in-process ZooKeeper server (session timeout 4 s), for each ZooKeeper provider: its
- * subclasses name the provider.
- */
+/** The outage soak on an in-process ZooKeeper server, with a 4 s session; each subclass names the provider. */
 abstract class ZooKeeperOutageSoak extends OutageSoak {
 
     @Override

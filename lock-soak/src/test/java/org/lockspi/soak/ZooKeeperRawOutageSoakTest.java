@@ -1,6 +1,6 @@
 package org.lockspi.soak;
 
-/** The outage soak on the zookeeper-raw provider and an in-process ZooKeeper server. */
+/** The outage soak on the zookeeper-raw provider. */
 class ZooKeeperRawOutageSoakTest extends ZooKeeperOutageSoak {
 
     @Override

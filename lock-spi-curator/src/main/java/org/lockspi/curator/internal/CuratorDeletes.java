@@ -7,9 +7,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
@@ -18,6 +17,7 @@ import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
 import org.lockspi.LockConnectionException;
+import org.lockspi.zookeeper.recipe.internal.ConnectionDrops;
 import org.lockspi.zookeeper.recipe.internal.DeleteFailures;
 
 /**
@@ -45,10 +45,8 @@ final class CuratorDeletes implements ConnectionStateListener, AutoCloseable {
     private final Watchdog watchdog;
     /** Runs the clean-ups that need the server's answers once the connection is back. */
     private final ThreadPoolExecutor cleaner;
-    /** Guards {@link #drops}; releases waiting for a background delete wait on {@link #settled}. */
-    private final ReentrantLock waits = new ReentrantLock();
-    private final Condition settled = waits.newCondition();
-    private long drops; // guarded by waits: how many times the connection was lost
+    /** The connection's losses: a release waiting for a background delete stops waiting at the next. */
+    private final ConnectionDrops drops = new ConnectionDrops();
 
     /**
      * @param sessions      told of each answered delete (it confirms the session)
@@ -82,7 +80,7 @@ final class CuratorDeletes implements ConnectionStateListener, AutoCloseable {
      * @throws LockConnectionException if the server did not confirm within the bound; Curator goes on retrying
      */
     void deleteBounded(String node) {
-        long dropsBefore = drops();
+        long dropsBefore = drops.count();
         if (!client.isConnected()) {
             deleteInBackground(node);
             throw DeleteFailures.notConnected(node, client.address());
@@ -94,22 +92,14 @@ final class CuratorDeletes implements ConnectionStateListener, AutoCloseable {
             return;
         }
         CountDownLatch done = deleteInBackground(node);
-        waits.lock();
         try {
-            while (done.getCount() > 0) {
-                if (drops != dropsBefore) {
-                    throw DeleteFailures.connectionLost(node, client.address()); // Curator goes on retrying
-                }
-                long left = end - System.nanoTime();
-                if (left <= 0) {
-                    throw DeleteFailures.notWithin(node, client.address(), client.releaseBound, null);
-                }
-                settled.awaitNanos(left);
+            if (!drops.await(() -> done.getCount() == 0, dropsBefore, end)) {
+                throw DeleteFailures.connectionLost(node, client.address()); // Curator goes on retrying
             }
+        } catch (TimeoutException e) {
+            throw DeleteFailures.notWithin(node, client.address(), client.releaseBound, e);
         } catch (InterruptedException e) {
             throw DeleteFailures.interrupted(node, client.address(), e);
-        } finally {
-            waits.unlock();
         }
     }
 
@@ -120,32 +110,7 @@ final class CuratorDeletes implements ConnectionStateListener, AutoCloseable {
             return;
         }
         watchdog.cutAll();
-        waits.lock();
-        try {
-            drops++;
-            settled.signalAll();
-        } finally {
-            waits.unlock();
-        }
-    }
-
-    private long drops() {
-        waits.lock();
-        try {
-            return drops;
-        } finally {
-            waits.unlock();
-        }
-    }
-
-    /** Wakes the releases waiting for a background delete: one of them is done. */
-    private void signalSettled() {
-        waits.lock();
-        try {
-            settled.signalAll();
-        } finally {
-            waits.unlock();
-        }
+        drops.dropped();
     }
 
     /** One synchronous delete on the ZooKeeper handle, cut short at {@code end}; true if the node is gone. */
@@ -193,7 +158,7 @@ final class CuratorDeletes implements ConnectionStateListener, AutoCloseable {
                 if (rc == KeeperException.Code.OK.intValue() || rc == KeeperException.Code.NONODE.intValue()) {
                     sessions.confirmed(sent); // answered: the session was alive (keeps a draining queue confirmed)
                     done.countDown();
-                    signalSettled();
+                    drops.wake(); // a release may be waiting for it
                 }
             }).forPath(node);
         } catch (Exception e) {

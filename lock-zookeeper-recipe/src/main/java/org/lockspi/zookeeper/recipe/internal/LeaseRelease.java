@@ -4,11 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import org.lockspi.LockException;
 import org.lockspi.zookeeper.recipe.ZkOps;
 
@@ -28,10 +25,7 @@ final class LeaseRelease {
     private final WaitQueue queue;
     private final LiveLeases leases;
     private final Duration releaseBound;
-    /** Guards {@link #drops}; releases waiting for their delete wait on {@link #settled}. */
-    private final ReentrantLock waits = new ReentrantLock();
-    private final Condition settled = waits.newCondition();
-    private long drops; // guarded by waits: how many times the connection dropped
+    private final ConnectionDrops drops = new ConnectionDrops();
 
     LeaseRelease(ZkOps ops, SessionGate gate, ResidueCleaner cleaner, WaitQueue queue, LiveLeases leases,
                  Duration releaseBound) {
@@ -81,7 +75,7 @@ final class LeaseRelease {
         }
         String path = lease.path();
         ResidueCleaner.Residue own = ResidueCleaner.Residue.node(path);
-        long dropsBefore = drops();
+        long dropsBefore = drops.count();
         if (!gate.isConnected()) {
             cleaner.leave(own);
             throw DeleteFailures.notConnected(path, ops.address());
@@ -94,19 +88,14 @@ final class LeaseRelease {
                 if (mine != null) {
                     mine.deleteDone(gone);
                 }
-                waits.lock();
-                try {
-                    done.set(true);
-                    settled.signalAll();
-                } finally {
-                    waits.unlock();
-                }
+                done.set(true);
+                drops.wake();
             });
         } catch (RejectedExecutionException e) {
             return false; // closing: the session's end frees it
         }
         try {
-            if (!awaitDelete(done, dropsBefore, end)) {
+            if (!drops.await(done::get, dropsBefore, end)) {
                 throw DeleteFailures.connectionLost(path, ops.address()); // the cleaner leaves it to the return
             }
             delete.get(); // its outcome: the cleaner has just told it
@@ -126,48 +115,6 @@ final class LeaseRelease {
 
     /** The connection dropped: releases waiting for their delete stop waiting. */
     void disconnected() {
-        waits.lock();
-        try {
-            drops++;
-            settled.signalAll();
-        } finally {
-            waits.unlock();
-        }
-    }
-
-    private long drops() {
-        waits.lock();
-        try {
-            return drops;
-        } finally {
-            waits.unlock();
-        }
-    }
-
-    /**
-     * Waits until the cleaner has run the delete ({@code done}), the connection has dropped since {@code dropsBefore},
-     * or {@code end} passes.
-     *
-     * @return true once the delete ran, false if the connection dropped first
-     * @throws TimeoutException at {@code end}
-     */
-    private boolean awaitDelete(AtomicBoolean done, long dropsBefore, long end)
-            throws InterruptedException, TimeoutException {
-        waits.lock();
-        try {
-            while (!done.get()) {
-                if (drops != dropsBefore) {
-                    return false;
-                }
-                long left = end - System.nanoTime();
-                if (left <= 0) {
-                    throw new TimeoutException();
-                }
-                settled.awaitNanos(left);
-            }
-            return true;
-        } finally {
-            waits.unlock();
-        }
+        drops.dropped();
     }
 }
