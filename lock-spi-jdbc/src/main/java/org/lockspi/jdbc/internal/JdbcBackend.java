@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -91,10 +92,7 @@ public final class JdbcBackend implements LockBackend {
      */
     public static JdbcBackend open(JdbcSettings settings, Connections connections, BackendEvents events) {
         try {
-            connections.callDirect(c -> {
-                Schema.ensure(c, settings, new Sql(settings.dialect(), settings.tablePrefix(), 0));
-                return null;
-            });
+            ensureSchema(settings, connections);
         } catch (SQLException | RuntimeException e) {
             RuntimeException failure = e instanceof LockException ? (LockException) e
                     : new LockConnectionException("cannot reach the database at " + settings.address()
@@ -107,6 +105,34 @@ public final class JdbcBackend implements LockBackend {
             throw failure;
         }
         return new JdbcBackend(settings, connections, events);
+    }
+
+    /**
+     * Checks the schema on a connection of its own, tried again until connectTimeout while connecting fails as a
+     * connection: a server that has just started (or is opening its database) may answer a first connect late.
+     */
+    private static void ensureSchema(JdbcSettings settings, Connections connections) throws SQLException {
+        long deadline = System.nanoTime() + settings.connectTimeout().toNanos();
+        while (true) {
+            try {
+                connections.callDirect(c -> {
+                    Schema.ensure(c, settings, new Sql(settings.dialect(), settings.tablePrefix(), 0));
+                    return null;
+                });
+                return;
+            } catch (SQLException e) {
+                long pause = Math.min(settings.retryInitial().toNanos(), deadline - System.nanoTime());
+                if (!Connections.broken(e) || pause <= 0) {
+                    throw e;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.sleep(pause); // a back-off between connects, not a wait for an event
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     // ---- acquire --------------------------------------------------------------------------------------------
