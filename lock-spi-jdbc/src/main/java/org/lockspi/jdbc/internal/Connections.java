@@ -151,7 +151,12 @@ public final class Connections implements AutoCloseable {
                 if (attempt > 0 || !broken(e) || timedOut(e)) {
                     throw e;
                 }
-                unreachable(); // before the pool's wait for another connection
+                if (owned == null) {
+                    // an application's pool may wait its own timeout for another connection: the outage is told
+                    // first; the provider's own pool tells it when a connect fails (DirectDataSource), so that a
+                    // connection a restart broke, replaced at once, suspends nothing
+                    unreachable();
+                }
             } catch (RuntimeException | Error e) {
                 discard(c);
                 throw e;
