@@ -122,8 +122,8 @@ public final class JdbcBackend implements LockBackend {
                 return;
             } catch (SQLException e) {
                 long pause = Math.min(settings.retryInitial().toNanos(), deadline - System.nanoTime());
-                if (!Connections.broken(e) || pause <= 0) {
-                    throw e;
+                if (!Connections.broken(e) || unknownHost(e) || pause <= 0) {
+                    throw e; // an unknown host name fails at once (§15.3)
                 }
                 try {
                     TimeUnit.NANOSECONDS.sleep(pause); // a back-off between connects, not a wait for an event
@@ -133,6 +133,15 @@ public final class JdbcBackend implements LockBackend {
                 }
             }
         }
+    }
+
+    private static boolean unknownHost(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.UnknownHostException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ---- acquire --------------------------------------------------------------------------------------------
