@@ -1,9 +1,5 @@
 package org.lockspi.jdbc.internal;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.Base64;
 import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.LockKind;
@@ -23,10 +19,14 @@ final class Attempt {
     /** Whether a failed call may have granted it unseen, to be freed when it gives up. */
     volatile boolean inDoubt;
 
-    Attempt(AcquireRequest request, String id) {
+    /**
+     * @param id     the acquisition's id
+     * @param lockId the lock's id in the tables ({@link LockIds#of(String)} of the request's name)
+     */
+    Attempt(AcquireRequest request, String id, String lockId) {
         this.request = request;
         this.key = request.name();
-        this.lockId = lockId(key);
+        this.lockId = lockId;
         this.id = id;
         this.kind = letter(request.kind());
         this.permits = request.permits();
@@ -51,20 +51,6 @@ final class Attempt {
                 return LockQueue.SEMAPHORE;
             default:
                 throw new IllegalArgumentException("unknown lock kind: " + kind);
-        }
-    }
-
-    /**
-     * @param key a lock's key (up to 5,463 characters)
-     * @return the lock's id in the tables: the base64url SHA-256 of the key, 43 characters, short enough for
-     *         every database's index and for a PostgreSQL channel name
-     */
-    static String lockId(String key) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
         }
     }
 

@@ -41,6 +41,7 @@ public final class JdbcBackend implements LockBackend {
     private final QueueTransaction queue;
     private final String clientId = UUID.randomUUID().toString();
     private final AtomicLong sequence = new AtomicLong();
+    private final LockIds lockIds = new LockIds();
     /** Acquisitions under way: the keeper refreshes their entries, close() removes them. */
     private final Set<Attempt> waiting = ConcurrentHashMap.newKeySet();
     private final LeaseKeeper keeper;
@@ -109,7 +110,7 @@ public final class JdbcBackend implements LockBackend {
     @Override
     public BackendLease acquire(AcquireRequest request, Deadline deadline) throws InterruptedException {
         checkOpen();
-        Attempt a = new Attempt(request, clientId + ":" + sequence.incrementAndGet());
+        Attempt a = new Attempt(request, clientId + ":" + sequence.incrementAndGet(), lockIds.get(request.name()));
         waiting.add(a);
         Wakeups.Waiter waiter = null; // joins after the first refused attempt: an uncontended one never does
         long delay = settings.wakeups() ? pollMaxNanos : settings.retryInitial().toNanos();
@@ -385,7 +386,7 @@ public final class JdbcBackend implements LockBackend {
     public LockInfo inspect(String name) {
         checkOpen();
         try {
-            return connections.call(c -> Inspection.inspect(c, sql, name, Attempt.lockId(name), clientId + ":"));
+            return connections.call(c -> Inspection.inspect(c, sql, name, lockIds.get(name), clientId + ":"));
         } catch (SQLException e) {
             throw failure("inspecting '" + name + "'", e);
         }
