@@ -38,7 +38,8 @@ import org.lockspi.tck.jdbc.PostgresBackend;
  * </pre>
  *
  * Scenarios: the uncontended acquire+release (interleaved blocks, the ratio to the floor as the median over rounds
- * of the ratio of the round's medians); statements and commits per cycle; hand-off to one waiter in another client;
+ * of the ratio of the round's medians); statements and commits per cycle; where the provider's cycle goes (the
+ * token, its statements, its code, the engine) and the targets met or missed; hand-off to one waiter in another client;
  * 8 and 32 clients contending (throughput, acquisitions per client max/min); the database's load per idle waiter.
  * This file is longer than most because it is one report: each scenario is a method of a few dozen lines.
  */
@@ -46,12 +47,26 @@ public final class JdbcBenchMain {
     private final String mode;
     private final int rounds;
     private final int cycles;
+    /** Cycles per variant before the timed rounds: enough for the JIT's optimizing compiler to reach every one. */
+    private final int warmup;
     private final int handoffs;
     private final long contendMillis;
     private final long idleMillis;
     private final StringBuilder report = new StringBuilder();
     private final List<String> summary = new ArrayList<>();
     private CountingDataSource counting;
+    // the uncontended figures the targets are judged on (ratios; differences in us per cycle)
+    private double toFloor;
+    private double toShed;
+    private double toRegistry;
+    private double aboveShed;
+    private double shedAboveFloor;
+    private double aboveRegistry;
+    private double token;
+    private double statements;
+    private double code;
+    private double engine;
+    private double total;
 
     private JdbcBenchMain(String mode) {
         this.mode = mode;
@@ -59,6 +74,7 @@ public final class JdbcBenchMain {
         boolean smoke = mode.equals("smoke");
         rounds = full ? 60 : smoke ? 2 : 20;
         cycles = full ? 100 : smoke ? 5 : 50;
+        warmup = smoke ? cycles * 5 : 15_000;
         handoffs = full ? 30 : smoke ? 2 : 10;
         contendMillis = full ? 10_000 : smoke ? 500 : 4_000;
         idleMillis = full ? 20_000 : smoke ? 1_000 : 8_000;
@@ -108,7 +124,10 @@ public final class JdbcBenchMain {
                 JdbcVariant polling = JdbcVariant.provider("jdbc, wakeups=false (polling)", "wakeups=false");
                 JdbcVariant shed = JdbcVariant.shedLock();
                 JdbcVariant registry = JdbcVariant.lockRegistry();
-                uncontended(List.of(floor, provider, shed, registry, fencedFloor, JdbcVariant.advisory()));
+                List<JdbcVariant> split = splitVariants(provider);
+                uncontended(List.of(floor, provider, shed, registry, fencedFloor, JdbcVariant.advisory(), split.get(0),
+                        split.get(1)));
+                targets();
                 handoff(List.of(provider, polling, registry));
                 for (int k : new int[] {8, 32}) {
                     contended(List.of(provider, registry), k);
@@ -173,36 +192,61 @@ public final class JdbcBenchMain {
 
     // ---- uncontended ----------------------------------------------------------------------------------------
 
-    private void uncontended(List<JdbcVariant> variants) throws Exception {
-        log("uncontended acquire+release: " + rounds + " interleaved rounds of " + cycles + " cycles");
-        Map<JdbcVariant, JdbcVariant.Client> clients = new LinkedHashMap<>();
+    /** Each variant's timed cycles and each round's median, from {@link #interleave}. */
+    private record Timings(Map<JdbcVariant, List<Long>> all, Map<JdbcVariant, List<Long>> medians) {
+        /** @return the median over rounds of the difference of two variants' round medians, in microseconds */
+        double difference(JdbcVariant a, JdbcVariant b) {
+            List<Double> d = new ArrayList<>();
+            for (int i = 0; i < medians.get(a).size(); i++) {
+                d.add((medians.get(a).get(i) - medians.get(b).get(i)) / 1e3);
+            }
+            Collections.sort(d);
+            return d.get(d.size() / 2);
+        }
+    }
+
+    /**
+     * Runs {@link #rounds} rounds of {@link #cycles} acquire+release cycles of each client on the lock named
+     * {@code lock}, the order rotating every round, after a round of {@link #warmup} cycles each that is not timed.
+     */
+    private Timings interleave(Map<JdbcVariant, JdbcVariant.Client> clients, String lock) throws Exception {
         Map<JdbcVariant, List<Long>> all = new LinkedHashMap<>();
         Map<JdbcVariant, List<Long>> medians = new LinkedHashMap<>();
-        for (JdbcVariant v : variants) {
-            clients.put(v, v.open(counting.dataSource));
+        for (JdbcVariant v : clients.keySet()) {
             all.put(v, new ArrayList<>());
             medians.put(v, new ArrayList<>());
         }
-        try {
-            for (int round = -1; round < rounds; round++) {
-                List<JdbcVariant> order = new ArrayList<>(variants);
-                Collections.rotate(order, Math.max(round, 0));
-                for (JdbcVariant v : order) {
-                    List<Long> block = new ArrayList<>();
-                    int n = round < 0 ? cycles * 5 : cycles; // the first round warms the JIT up, not counted
-                    for (int i = 0; i < n; i++) {
-                        long t0 = System.nanoTime();
-                        JdbcVariant.Held held = clients.get(v).tryLock("uncontended").orElseThrow(
-                                () -> new IllegalStateException(v.name() + ": the uncontended lock was held"));
-                        held.release();
-                        block.add(System.nanoTime() - t0);
-                    }
-                    if (round >= 0) {
-                        all.get(v).addAll(block);
-                        medians.get(v).add(percentile(block, 50));
-                    }
+        for (int round = -1; round < rounds; round++) {
+            List<JdbcVariant> order = new ArrayList<>(clients.keySet());
+            Collections.rotate(order, Math.max(round, 0));
+            for (JdbcVariant v : order) {
+                List<Long> block = new ArrayList<>();
+                int n = round < 0 ? warmup : cycles;
+                for (int i = 0; i < n; i++) {
+                    long t0 = System.nanoTime();
+                    JdbcVariant.Held held = clients.get(v).tryLock(lock).orElseThrow(
+                            () -> new IllegalStateException(v.name() + ": the uncontended lock was held"));
+                    held.release();
+                    block.add(System.nanoTime() - t0);
+                }
+                if (round >= 0) {
+                    all.get(v).addAll(block);
+                    medians.get(v).add(percentile(block, 50));
                 }
             }
+        }
+        return new Timings(all, medians);
+    }
+
+    private void uncontended(List<JdbcVariant> variants) throws Exception {
+        log("uncontended acquire+release: " + rounds + " interleaved rounds of " + cycles + " cycles after "
+                + warmup + " each");
+        Map<JdbcVariant, JdbcVariant.Client> clients = new LinkedHashMap<>();
+        for (JdbcVariant v : variants) {
+            clients.put(v, v.open(counting.dataSource));
+        }
+        try {
+            Timings t = interleave(clients, "uncontended");
             Map<JdbcVariant, double[]> counts = new LinkedHashMap<>();
             for (JdbcVariant v : variants) {
                 counting.reset();
@@ -215,30 +259,139 @@ public final class JdbcBenchMain {
             JdbcVariant floor = variants.get(0);
             report.append("## Uncontended acquire + release\n\nOne client, one lock, nobody else: ").append(rounds)
                     .append(" rounds of ").append(cycles).append(" cycles per variant, interleaved (the order rotates ")
-                    .append("every round) after a warm-up round. Ratio: the median over rounds of the round's median ")
-                    .append("over the floor's median in the same round. Statements and commits per cycle: counted on ")
-                    .append("the connections, in a block of their own.\n\n")
+                    .append("every round) after a warm-up round of ").append(warmup).append(" cycles per variant")
+                    .append(warmup >= 10_000 ? ", enough for the JIT to compile each library's own code fully (with "
+                            + "a few hundred, the code only one variant runs, the provider's and the engine's most of "
+                            + "all, still ran in C1's profiling code through the timed rounds)" : " (too few for the "
+                            + "JIT to compile the code only one variant runs: the ratios overstate that code)")
+                    .append(". The two rows marked (split) are there only to split the provider's cycle (next ")
+                    .append("section). Ratio: the median over rounds of the ")
+                    .append("round's median over the floor's median in the same round. Statements and commits per ")
+                    .append("cycle: counted on the connections, in a block of their own.\n\n")
                     .append("| variant | p50 | p99 | ratio to the floor | statements / cycle | commits / cycle |\n")
                     .append("|---|---|---|---|---|---|\n");
             for (JdbcVariant v : variants) {
-                double ratio = ratio(medians.get(v), medians.get(floor));
+                double ratio = ratio(t.medians().get(v), t.medians().get(floor));
                 double[] c = counts.get(v);
                 report.append(String.format(Locale.ROOT, "| %s | %.0f us | %.0f us | %.3f | %.2f | %.2f |%n",
-                        v.name(), percentile(all.get(v), 50) / 1e3, percentile(all.get(v), 99) / 1e3, ratio, c[0],
-                        c[1]));
+                        v.name(), percentile(t.all().get(v), 50) / 1e3, percentile(t.all().get(v), 99) / 1e3, ratio,
+                        c[0], c[1]));
                 log(String.format(Locale.ROOT, "  %-36s p50 %7.0f us  ratio %.3f  %.2f statements/cycle", v.name(),
-                        percentile(all.get(v), 50) / 1e3, ratio, c[0]));
+                        percentile(t.all().get(v), 50) / 1e3, ratio, c[0]));
             }
             JdbcVariant provider = variants.get(1);
+            JdbcVariant shed = variants.get(2);
+            JdbcVariant registry = variants.get(3);
+            toFloor = ratio(t.medians().get(provider), t.medians().get(floor));
+            toShed = ratio(t.medians().get(provider), t.medians().get(shed));
+            toRegistry = ratio(t.medians().get(provider), t.medians().get(registry));
+            aboveShed = t.difference(provider, shed);
+            shedAboveFloor = t.difference(shed, floor);
+            aboveRegistry = t.difference(provider, registry);
             summary.add(String.format(Locale.ROOT, "- Uncontended acquire+release: the provider at **%.3f x** the "
                     + "floor, **%.3f x** ShedLock's JDBC provider and **%.3f x** JdbcLockRegistry (medians of per-round "
-                    + "ratios, one run).", ratio(medians.get(provider), medians.get(floor)),
-                    ratio(medians.get(provider), medians.get(variants.get(2))),
-                    ratio(medians.get(provider), medians.get(variants.get(3)))));
+                    + "ratios, one run).", toFloor, toShed, toRegistry));
             report.append('\n');
+            splitTable(t, floor, variants.get(4), variants.get(6), variants.get(7), provider);
         } finally {
             clients.values().forEach(JdbcVariant.Client::close);
         }
+    }
+
+    /**
+     * The two variants that split the provider's cycle: its own two statements sent by hand (recorded from a cycle of
+     * the provider on another lock: the same SQL and values) and its backend through the SPI without the engine.
+     */
+    private List<JdbcVariant> splitVariants(JdbcVariant provider) throws Exception {
+        JdbcVariant.Client client = provider.open(counting.dataSource);
+        List<CountingDataSource.Recorded> acquire;
+        List<CountingDataSource.Recorded> release;
+        try {
+            client.tryLock("split").orElseThrow().release(); // its first cycle, before recording one
+            counting.record();
+            JdbcVariant.Held held = client.tryLock("split").orElseThrow();
+            acquire = counting.recorded();
+            counting.record();
+            held.release();
+            release = counting.recorded();
+        } finally {
+            client.close();
+        }
+        if (acquire.size() != 1 || release.size() != 1) {
+            throw new IllegalStateException("the provider's uncontended cycle is not one statement to acquire and "
+                    + "one to release: " + acquire + ", " + release);
+        }
+        return List.of(JdbcVariant.replay("(split) the provider's two statements, sent by hand", acquire, release),
+                JdbcVariant.backend("(split) its backend through the SPI, no engine"));
+    }
+
+    /** The provider's cycle by part, from the rounds of the uncontended table. */
+    private void splitTable(Timings t, JdbcVariant floor, JdbcVariant fencedFloor, JdbcVariant replay,
+                            JdbcVariant backend, JdbcVariant provider) {
+        token = t.difference(fencedFloor, floor);
+        statements = t.difference(replay, fencedFloor);
+        code = t.difference(backend, replay);
+        engine = t.difference(provider, backend);
+        total = t.difference(provider, floor);
+        report.append("## Where the provider's cycle goes\n\nFrom the rounds above: the floor, the fenced floor, ")
+                .append("the provider's own two statements sent by hand (recorded from a cycle of the provider: the ")
+                .append("same SQL and values, on the same pool), its backend through the SPI without the engine, and ")
+                .append("the provider through lock-api. Each part: the median over rounds of the difference between ")
+                .append("two variants' round medians, so the parts need not add up exactly to the total; one run: ")
+                .append("a part moves by a few microseconds from run to run.\n\n")
+                .append("| part | us / cycle | measured as |\n|---|---|---|\n")
+                .append(String.format(Locale.ROOT, "| the floor's two statements | %.0f | the floor's p50 |%n",
+                        percentile(t.all().get(floor), 50) / 1e3))
+                .append(String.format(Locale.ROOT, "| the fencing token (`nextval`, `RETURNING`) | %.1f | fenced "
+                        + "floor - floor |%n", token))
+                .append(String.format(Locale.ROOT, "| the provider's statements beyond the fenced floor's (its "
+                        + "other columns, `entries = 0`) | %.1f | statements by hand - fenced floor |%n", statements))
+                .append(String.format(Locale.ROOT, "| the provider's code around them (`JdbcBackend`: the lock id, "
+                        + "the lease's upkeep, the connection's checks) | %.1f | backend - statements by hand |%n",
+                        code))
+                .append(String.format(Locale.ROOT, "| the engine (lock-api: the handle, reentrancy, fail-fast, the "
+                        + "lease's state) | %.1f | lock-api - backend |%n", engine))
+                .append(String.format(Locale.ROOT, "| the provider above the floor | %.1f | lock-api - floor |%n%n",
+                        total));
+        log(String.format(Locale.ROOT, "  split: token %.1f us, statements %.1f us, provider code %.1f us, engine "
+                + "%.1f us, total %.1f us above the floor", token, statements, code, engine, total));
+    }
+
+    /** The project's targets for the uncontended cycle, met or missed in this run, and a missed one's reason. */
+    private void targets() {
+        String parts = String.format(Locale.ROOT, "the token %.1f us, the provider's statements beyond the fenced "
+                + "floor's %.1f us, its code around them %.1f us, the engine %.1f us", token, statements, code, engine);
+        report.append("## Targets\n\nThe project's targets for the uncontended cycle, against this run's ratios ")
+                .append("(one run on a shared machine: a ratio moves by a few hundredths from run to run).\n\n")
+                .append("| target | this run | |\n|---|---|---|\n")
+                .append(String.format(Locale.ROOT, "| the provider within 1.2 x the JDBC floor | %.3f x | %s |%n",
+                        toFloor, toFloor <= 1.2 ? "met" : "missed"))
+                .append(String.format(Locale.ROOT, "| not slower than ShedLock JdbcLockProvider | %.3f x | %s |%n",
+                        toShed, toShed <= 1.0 ? "met" : "missed"))
+                .append(String.format(Locale.ROOT, "| not slower than Spring Integration JdbcLockRegistry | %.3f x "
+                        + "| %s |%n%n", toRegistry, toRegistry <= 1.0 ? "met" : "missed"));
+        List<String> reasons = new ArrayList<>();
+        if (toFloor > 1.2) {
+            reasons.add(String.format(Locale.ROOT, "- Within 1.2 x the floor, missed: the provider is %.1f us per "
+                    + "cycle above the floor (%s).", total, parts));
+        }
+        if (toShed > 1.0) {
+            reasons.add(String.format(Locale.ROOT, "- Not slower than ShedLock, missed: the provider is %.1f us per "
+                    + "cycle above ShedLock. ShedLock's cycle, two `UPDATE`s of a row that stays and no token, is "
+                    + "%.1f us above the floor; the provider's, %.1f us: %s. The token alone, which ShedLock does not "
+                    + "draw, is %s the gap.", aboveShed, shedAboveFloor, total, parts,
+                    token >= aboveShed ? "more than" : "less than"));
+        }
+        if (toRegistry > 1.0) {
+            reasons.add(String.format(Locale.ROOT, "- Not slower than JdbcLockRegistry, missed: the provider is %.1f "
+                    + "us per cycle above it (%s).", aboveRegistry, parts));
+        }
+        if (!reasons.isEmpty()) {
+            report.append("Why, from the split above:\n\n").append(String.join("\n", reasons)).append("\n\n");
+        }
+        summary.add(String.format(Locale.ROOT, "- Targets: within 1.2 x the floor %s, not slower than ShedLock %s, "
+                + "not slower than JdbcLockRegistry %s (the section Targets).", toFloor <= 1.2 ? "met" : "missed",
+                toShed <= 1.0 ? "met" : "missed", toRegistry <= 1.0 ? "met" : "missed"));
     }
 
     // ---- hand-off to one waiter --------------------------------------------------------------------------------

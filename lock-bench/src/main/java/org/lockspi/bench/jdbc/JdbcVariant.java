@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import java.util.Optional;
 import java.util.UUID;
@@ -15,6 +16,16 @@ import net.javacrumbs.shedlock.core.SimpleLock;
 import org.lockspi.Lease;
 import org.lockspi.LockService;
 import org.lockspi.jdbc.JdbcLockProvider;
+import org.lockspi.jdbc.internal.JdbcBackend;
+import org.lockspi.jdbc.internal.JdbcSettings;
+import org.lockspi.jdbc.internal.Pools;
+import org.lockspi.spi.AcquireRequest;
+import org.lockspi.spi.BackendEvents;
+import org.lockspi.spi.BackendLease;
+import org.lockspi.spi.Deadline;
+import org.lockspi.spi.LockBackend;
+import org.lockspi.spi.LockKeys;
+import org.lockspi.spi.LockKind;
 import org.springframework.integration.jdbc.lock.DefaultLockRepository;
 import org.springframework.integration.jdbc.lock.JdbcLockRegistry;
 
@@ -186,6 +197,48 @@ interface JdbcVariant {
 
     /** The provider, {@code jdbc}, on the DataSource ({@code JdbcLockProvider.open(dataSource, parameters)}). */
     static JdbcVariant provider(String label, String parameters) {
+        return of(label, true, dataSource -> {
+            LockService locks = JdbcLockProvider.open(dataSource, parameters);
+            return new Client() {
+                @Override
+                public Held lock(String name) throws InterruptedException {
+                    Lease lease = locks.mutex(name).acquire();
+                    return lease::release;
+                }
+
+                @Override
+                public Optional<Held> tryLock(String name) {
+                    return locks.mutex(name).tryAcquire().map(lease -> lease::release);
+                }
+
+                @Override
+                public void close() {
+                    locks.close();
+                }
+            };
+        });
+    }
+
+    /** Opens a client of a variant on the DataSource. */
+    @FunctionalInterface
+    interface Opener {
+        Client open(DataSource dataSource) throws Exception;
+    }
+
+    /** A client measured for the uncontended cycle only: it has no waiting acquisition and nothing to close. */
+    abstract class AttemptsOnly implements Client {
+        @Override
+        public Held lock(String name) {
+            throw new UnsupportedOperationException("measured for the uncontended cycle only");
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** @return a variant of that name, with or without a waiting acquisition, whose clients the opener opens */
+    static JdbcVariant of(String label, boolean waits, Opener opener) {
         return new JdbcVariant() {
             @Override
             public String name() {
@@ -194,31 +247,84 @@ interface JdbcVariant {
 
             @Override
             public boolean waits() {
-                return true;
+                return waits;
             }
 
             @Override
-            public Client open(DataSource dataSource) {
-                LockService locks = JdbcLockProvider.open(dataSource, parameters);
-                return new Client() {
-                    @Override
-                    public Held lock(String name) throws InterruptedException {
-                        Lease lease = locks.mutex(name).acquire();
-                        return lease::release;
-                    }
-
-                    @Override
-                    public Optional<Held> tryLock(String name) {
-                        return locks.mutex(name).tryAcquire().map(lease -> lease::release);
-                    }
-
-                    @Override
-                    public void close() {
-                        locks.close();
-                    }
-                };
+            public Client open(DataSource dataSource) throws Exception {
+                return opener.open(dataSource);
             }
         };
+    }
+
+    /**
+     * The provider's backend through the SPI alone, without the engine, built as {@code JdbcLockProvider.open(
+     * dataSource, "")} builds it (the bench reaches into the provider's internal package for it): the provider's
+     * statements and its own code around them, the engine's cost left out.
+     */
+    static JdbcVariant backend(String label) {
+        return of(label, false, dataSource -> {
+            String source = "DataSource " + dataSource.getClass().getName();
+            JdbcSettings settings = JdbcSettings.forDataSource("", () -> {
+                try (Connection c = dataSource.getConnection()) {
+                    return c.getMetaData().getDatabaseProductName();
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, source);
+            LockBackend backend = JdbcBackend.open(settings, Pools.forDataSource(dataSource), new BackendEvents() {
+                @Override
+                public void connectionSuspended() {
+                }
+
+                @Override
+                public void connectionRestored() {
+                }
+
+                @Override
+                public void leaseLost(BackendLease lease) {
+                }
+            });
+            return new AttemptsOnly() {
+                @Override
+                public Optional<Held> tryLock(String name) throws InterruptedException {
+                    BackendLease lease = backend.acquire(AcquireRequest.exclusive(LockKind.MUTEX, LockKeys.key(name)),
+                            Deadline.after(Duration.ZERO));
+                    return lease == null ? Optional.empty() : Optional.of(lease::release);
+                }
+
+                @Override
+                public void close() {
+                    backend.close();
+                }
+            };
+        });
+    }
+
+    /**
+     * Statements recorded from another variant's cycle, sent again by hand with the same values on the same pool:
+     * the provider's two statements without the provider's code around them.
+     *
+     * @param acquire the statements of an acquisition, as {@link CountingDataSource#recorded()} gave them
+     * @param release those of its release
+     */
+    static JdbcVariant replay(String label, List<CountingDataSource.Recorded> acquire,
+                              List<CountingDataSource.Recorded> release) {
+        return of(label, false, dataSource -> new AttemptsOnly() {
+            @Override
+            public Optional<Held> tryLock(String name) throws SQLException {
+                send(acquire);
+                return Optional.of(() -> send(release));
+            }
+
+            private void send(List<CountingDataSource.Recorded> statements) throws SQLException {
+                for (CountingDataSource.Recorded statement : statements) {
+                    try (Connection c = dataSource.getConnection()) {
+                        statement.replay(c);
+                    }
+                }
+            }
+        });
     }
 
     /** ShedLock's plain JDBC provider: a row per name, lock_until by the client's clock; a held lock is skipped. */
