@@ -8,11 +8,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A lock's id in the tables, and a backend's cache of the ids of the keys it locked lately: the digest costs a few
- * microseconds of an uncontended acquisition (measured in {@code docs/tradeoffs-jdbc.md}) and the same key always
- * has the same id. The cache holds at most {@value #MAX} keys of at most {@value #MAX_KEY} characters (the readable
- * form's longest) and starts afresh when full: an application that locks many names computes their ids as it would
- * without it. Thread-safe.
+ * A lock's id in the tables, and a backend's cache of the ids of the keys it locked lately: the digest (a JCA
+ * look-up, SHA-256, base64) need not be redone by every acquisition of a lock, whose id never changes. The cache
+ * holds at most {@value #MAX} keys of at most {@value #MAX_KEY} characters (the readable form's longest) and starts
+ * afresh when full: an application that locks many names computes their ids as it would without it. Thread-safe.
  */
 final class LockIds {
     static final int MAX = 256;
