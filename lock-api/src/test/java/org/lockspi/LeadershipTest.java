@@ -234,7 +234,20 @@ class LeadershipTest extends EngineTestBase {
 
     @Test
     void aLostLeaseEndsTheTermAndAnotherParticipantIsElected() throws Exception {
-        Calls a = new Calls();
+        // a asks again as soon as its stopLeading returns; the memory server is not FIFO, so a holds that call open
+        // until b is elected (else a's new request could beat b's wake-up on a busy machine)
+        CountDownLatch bElected = new CountDownLatch(1);
+        Calls a = new Calls() {
+            @Override
+            public void stopLeading(Term term, StopReason reason) {
+                super.stopLeading(term, reason);
+                try {
+                    bElected.await(5, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
         Calls b = new Calls();
         join(service, "a", a);
         Term first = a.elected();
@@ -246,6 +259,7 @@ class LeadershipTest extends EngineTestBase {
         backend.lose(leaderLease(backend));
         a.expectStop(first, StopReason.LOST);
         Term second = b.elected();
+        bElected.countDown();
         assertTrue(pb.isLeader());
         assertTrue(second.fencingToken() > first.fencingToken());
         assertFalse(a.overlapped || b.overlapped);
