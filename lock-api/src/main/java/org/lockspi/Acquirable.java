@@ -23,8 +23,50 @@ public interface Acquirable {
     /** The longest timeout accepted: 365 days. Longer ones are taken for a bug and refused. */
     Duration MAX_TIMEOUT = Duration.ofDays(365);
 
+    /** The longest lease time {@link #withLeaseTime(Duration)} accepts: 365 days. */
+    Duration MAX_LEASE_TIME = Duration.ofDays(365);
+
     /** @return the name this was obtained by */
     String name();
+
+    /**
+     * A view of this lock whose every acquisition holds for at most {@code leaseTime}, even while its holder
+     * lives: Redisson's {@code lock(leaseTime)}, Spring Integration's {@code lock(ttl)}, ShedLock's
+     * {@code lockAtMostFor}. Needs {@link LockFeature#LEASE_TIME}.
+     *
+     * <ul>
+     *   <li><b>The bound.</b> A lease acquired through the view ends at the instant its granting request was sent
+     *       plus {@code leaseTime}: no renewal keeps it past that. The lease turns {@link LeaseState#LOST} at that
+     *       instant at the latest (its listeners are told; {@link Lease#validFor()} never reaches beyond it), and the
+     *       server frees the lock by then on its own, by its own clock, so that another client may take it, with a
+     *       greater fencing token. A release before the end is an ordinary release. The work under such a lease must
+     *       still check it and pass its fencing token: the bound ends the lease, it does not stop the work (see
+     *       {@link StopWork}).</li>
+     *   <li><b>The same lock.</b> The view is not another lock: it shares this lock's name, server state, local
+     *       queue and per-thread holds, and excludes and is excluded by this lock's other acquisitions as they
+     *       exclude each other. Every form of acquisition of the view carries the lease time: {@code acquire},
+     *       {@code tryAcquire}, the timed forms, the asynchronous ones of an {@link AsyncAcquirable} and
+     *       {@code executeLocked}; so does its {@link #asJavaLock()}. {@code withLeaseTime} on a view gives a view
+     *       with the new lease time in place of the old; a multi-lock's view gives every part the lease time.</li>
+     *   <li><b>Reentrancy.</b> A thread that holds a reentrant lock (a {@link DistributedLock}), through this view,
+     *       another view or the lock itself, and acquires it again through a view gets a nested lease of the
+     *       acquisition it holds: the outer acquisition's lease time (or its lack of one) governs, and the nested
+     *       lease ends with it.</li>
+     *   <li><b>Threads.</b> The view is thread-safe, as the lock is; it is cheap, holds nothing on the server, and
+     *       each call returns a new one. It is not cached by the service: keep it where the lock is kept.</li>
+     * </ul>
+     *
+     * @param leaseTime how long each acquisition may hold at most, positive and at most {@link #MAX_LEASE_TIME};
+     *                  a provider keeps it to the millisecond its server counts in, rounding up
+     * @return the view, of the type of this lock
+     * @throws NullPointerException          if {@code leaseTime} is null
+     * @throws IllegalArgumentException      if {@code leaseTime} is zero, negative or longer than
+     *                                       {@link #MAX_LEASE_TIME}
+     * @throws UnsupportedOperationException if the service's provider lacks {@link LockFeature#LEASE_TIME}, naming
+     *                                       the provider and the feature
+     * @throws IllegalStateException         if the service is closed
+     */
+    Acquirable withLeaseTime(Duration leaseTime);
 
     /**
      * Acquires, waiting as long as it takes.

@@ -45,6 +45,13 @@ import java.util.concurrent.CompletableFuture;
 public interface AsyncAcquirable extends Acquirable {
 
     /**
+     * {@inheritDoc} Its asynchronous acquisitions carry the lease time too, counted from their grant as every
+     * other's.
+     */
+    @Override
+    AsyncAcquirable withLeaseTime(Duration leaseTime);
+
+    /**
      * Acquires, waiting at most {@code timeout}, without blocking the caller.
      *
      * @param timeout how long to wait, from zero to {@link #MAX_TIMEOUT}, counted from this call

@@ -14,6 +14,13 @@ package org.lockspi;
  */
 public interface DistributedLock extends Acquirable {
 
+    /**
+     * {@inheritDoc} {@link #isHeldByCurrentThread()} and {@link #holdCount()} of the view are those of the lock:
+     * the calling thread's holds through the lock and all its views.
+     */
+    @Override
+    DistributedLock withLeaseTime(java.time.Duration leaseTime);
+
     /** @return whether the calling thread holds this lock through this service, in a state other than LOST */
     boolean isHeldByCurrentThread();
 

@@ -8,6 +8,10 @@ package org.lockspi;
  */
 public interface DistributedSemaphore extends AsyncAcquirable {
 
+    /** {@inheritDoc} Each permit acquired through the view is held for at most the lease time. */
+    @Override
+    DistributedSemaphore withLeaseTime(java.time.Duration leaseTime);
+
     /** @return the number of permits, at least 1 */
     int permits();
 }

@@ -41,5 +41,12 @@ public enum LockFeature {
      * holders (with their fencing tokens and, where the server records it, since when) and waiters, from any
      * client, and the names of the locks that have state on the server.
      */
-    INSPECTION
+    INSPECTION,
+    /**
+     * {@link Acquirable#withLeaseTime(java.time.Duration)}: an acquisition that holds for at most a lease time of
+     * its own, even while its holder lives. The lease turns {@link LeaseState#LOST} when it ends and the server
+     * frees the lock by then on its own clock, for another client to take. A provider whose server can only end
+     * an acquisition with its holder's session (ZooKeeper's ephemeral nodes) lacks it.
+     */
+    LEASE_TIME
 }

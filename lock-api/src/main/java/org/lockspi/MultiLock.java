@@ -50,6 +50,13 @@ public interface MultiLock extends Acquirable {
     @Override
     String name();
 
+    /**
+     * {@inheritDoc} Every part is acquired with the lease time, each counted from its own grant: the multi-lease
+     * turns {@code LOST} when its first part does, at the first part's grant plus the lease time at the latest.
+     */
+    @Override
+    MultiLock withLeaseTime(Duration leaseTime);
+
     /** @return the parts, in the order they are acquired (released in the reverse order); immutable */
     List<LockPart> parts();
 

@@ -204,6 +204,11 @@ class ExecuteLockedTest extends EngineTestBase {
         }
 
         @Override
+        public Acquirable withLeaseTime(Duration leaseTime) {
+            throw new UnsupportedOperationException("not needed here");
+        }
+
+        @Override
         public Lease acquire() {
             return new Lease() {
                 @Override

@@ -19,6 +19,22 @@ abstract class AbstractAcquirable extends BaseAcquirable<LeaseImpl> {
     }
 
     /**
+     * The checks of {@code Acquirable.withLeaseTime}, before a view is made: the value, the service open, the
+     * provider's feature.
+     *
+     * @return the lease time
+     */
+    static java.time.Duration checkLeaseTime(EngineService service, java.time.Duration leaseTime) {
+        Names.checkLeaseTime(leaseTime);
+        service.checkOpen();
+        service.requireFeature(org.lockspi.LockFeature.LEASE_TIME, "a lease time per acquisition");
+        return leaseTime;
+    }
+
+    /** @return a view of this lock whose acquisitions carry {@code leaseTime}, checked already */
+    abstract AbstractAcquirable viewWithLeaseTime(java.time.Duration leaseTime);
+
+    /**
      * The common path to the backend: refuses a closed service or an interrupted thread, then asks under the
      * service's fail-fast rule (a suspended connection fails the acquisition within {@code failFast}).
      *

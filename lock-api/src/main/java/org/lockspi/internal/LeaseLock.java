@@ -27,6 +27,23 @@ final class LeaseLock extends AbstractAcquirable implements DistributedSemaphore
         this.gate = request.kind() == LockKind.READ ? null : new LocalGate(request.permits());
     }
 
+    /** A view of {@code lock} whose acquisitions carry {@code leaseTime}; it shares the lock's local queue. */
+    private LeaseLock(LeaseLock lock, Duration leaseTime) {
+        super(lock.service, lock.name);
+        this.request = lock.request.withLeaseTime(leaseTime);
+        this.gate = lock.gate;
+    }
+
+    @Override
+    public LeaseLock withLeaseTime(Duration leaseTime) {
+        return viewWithLeaseTime(checkLeaseTime(service, leaseTime));
+    }
+
+    @Override
+    LeaseLock viewWithLeaseTime(Duration leaseTime) {
+        return new LeaseLock(this, leaseTime);
+    }
+
     @Override
     LeaseImpl acquire(Deadline deadline) throws InterruptedException {
         if (gate == null) {
@@ -145,6 +162,10 @@ final class LeaseLock extends AbstractAcquirable implements DistributedSemaphore
 
     @Override
     public String toString() {
+        return describe() + request.leaseTime().map(t -> " (leaseTime " + t + ")").orElse("");
+    }
+
+    private String describe() {
         switch (request.kind()) {
             case SEMAPHORE:
                 return "semaphore '" + name + "' (" + permits() + " permits)";

@@ -65,6 +65,16 @@ final class MultiLockImpl extends BaseAcquirable<MultiLeaseImpl> implements Mult
         return new MultiLockImpl(service, sorted, locks);
     }
 
+    @Override
+    public MultiLockImpl withLeaseTime(java.time.Duration leaseTime) {
+        AbstractAcquirable.checkLeaseTime(service, leaseTime);
+        List<AbstractAcquirable> views = new ArrayList<>(locks.size());
+        for (AbstractAcquirable lock : locks) {
+            views.add(lock.viewWithLeaseTime(leaseTime));
+        }
+        return new MultiLockImpl(service, parts, views);
+    }
+
     private static AbstractAcquirable resolve(EngineService service, LockPart part) {
         String name = part.name();
         switch (part.kind()) {

@@ -66,4 +66,23 @@ public final class Names {
         }
         return timeout;
     }
+
+    /**
+     * Checks a lease time against {@code (0, Acquirable.MAX_LEASE_TIME]}.
+     *
+     * @param leaseTime the lease time
+     * @return the lease time
+     * @throws NullPointerException     if {@code leaseTime} is null
+     * @throws IllegalArgumentException if it is zero, negative or too long
+     */
+    public static Duration checkLeaseTime(Duration leaseTime) {
+        Objects.requireNonNull(leaseTime, "leaseTime is null");
+        if (leaseTime.isNegative() || leaseTime.isZero()) {
+            throw new IllegalArgumentException("leaseTime <= 0: " + leaseTime);
+        }
+        if (leaseTime.compareTo(Acquirable.MAX_LEASE_TIME) > 0) {
+            throw new IllegalArgumentException("leaseTime > " + Acquirable.MAX_LEASE_TIME + ": " + leaseTime);
+        }
+        return leaseTime;
+    }
 }

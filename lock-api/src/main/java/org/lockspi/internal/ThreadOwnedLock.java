@@ -1,5 +1,6 @@
 package org.lockspi.internal;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.lockspi.DistributedLock;
@@ -16,12 +17,36 @@ final class ThreadOwnedLock extends AbstractAcquirable implements DistributedLoc
     private final LockKind kind;
     /** The read-write lock this is a half of, or null for the mutex. */
     private final ReadWriteLockImpl readWrite;
-    private final Map<Thread, Hold> holds = new ConcurrentHashMap<>();
+    /** The threads' holds, shared by the lock and its views: one hold per thread whichever it acquired through. */
+    private final Map<Thread, Hold> holds;
+    /** The lease time of this view's acquisitions, or null for the lock itself and a view without one. */
+    private final Duration leaseTime;
 
     ThreadOwnedLock(EngineService service, String name, LockKind kind, ReadWriteLockImpl readWrite) {
         super(service, name);
         this.kind = kind;
         this.readWrite = readWrite;
+        this.holds = new ConcurrentHashMap<>();
+        this.leaseTime = null;
+    }
+
+    /** A view of {@code lock} whose acquisitions carry {@code leaseTime}. */
+    private ThreadOwnedLock(ThreadOwnedLock lock, Duration leaseTime) {
+        super(lock.service, lock.name);
+        this.kind = lock.kind;
+        this.readWrite = lock.readWrite;
+        this.holds = lock.holds;
+        this.leaseTime = leaseTime;
+    }
+
+    @Override
+    public ThreadOwnedLock withLeaseTime(Duration leaseTime) {
+        return viewWithLeaseTime(checkLeaseTime(service, leaseTime));
+    }
+
+    @Override
+    ThreadOwnedLock viewWithLeaseTime(Duration leaseTime) {
+        return new ThreadOwnedLock(this, leaseTime);
     }
 
     @Override
@@ -53,6 +78,9 @@ final class ThreadOwnedLock extends AbstractAcquirable implements DistributedLoc
             request = AcquireRequest.read(key, write == null ? null : write.backendLease);
         } else {
             request = AcquireRequest.exclusive(kind, key);
+        }
+        if (leaseTime != null) {
+            request = request.withLeaseTime(leaseTime);
         }
         BackendLease backendLease = acquireFromBackend(request, deadline);
         if (backendLease == null) {
@@ -89,6 +117,7 @@ final class ThreadOwnedLock extends AbstractAcquirable implements DistributedLoc
 
     @Override
     public String toString() {
-        return kind.toString().toLowerCase(java.util.Locale.ROOT) + " lock '" + name + "'";
+        return kind.toString().toLowerCase(java.util.Locale.ROOT) + " lock '" + name + "'"
+                + (leaseTime != null ? " (leaseTime " + leaseTime + ")" : "");
     }
 }

@@ -1,6 +1,8 @@
 package org.lockspi.spi;
 
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What the engine asks a backend to acquire. Built by the engine after every argument check: the name is the
@@ -12,8 +14,13 @@ public final class AcquireRequest {
     private final String name;
     private final int permits;
     private final BackendLease heldWrite;
+    private final Duration leaseTime;
 
     private AcquireRequest(LockKind kind, String name, int permits, BackendLease heldWrite) {
+        this(kind, name, permits, heldWrite, null);
+    }
+
+    private AcquireRequest(LockKind kind, String name, int permits, BackendLease heldWrite, Duration leaseTime) {
         this.kind = Objects.requireNonNull(kind, "kind");
         this.name = Objects.requireNonNull(name, "name");
         if (permits < 1) {
@@ -22,8 +29,12 @@ public final class AcquireRequest {
         if (heldWrite != null && kind != LockKind.READ) {
             throw new IllegalArgumentException("heldWrite is only for READ requests: " + kind);
         }
+        if (leaseTime != null && (leaseTime.isNegative() || leaseTime.isZero())) {
+            throw new IllegalArgumentException("leaseTime <= 0: " + leaseTime);
+        }
         this.permits = permits;
         this.heldWrite = heldWrite;
+        this.leaseTime = leaseTime;
     }
 
     /**
@@ -88,10 +99,47 @@ public final class AcquireRequest {
         return heldWrite;
     }
 
+    /**
+     * This request with a lease time of its own ({@code LockFeature.LEASE_TIME}), or without one. The engine sends
+     * it only to a provider that declares the feature, with a lease time it has checked ({@code (0, 365 days]}).
+     *
+     * @param leaseTime the lease time, positive, or null for none
+     * @return the request with it
+     * @throws IllegalArgumentException if {@code leaseTime} is zero or negative
+     */
+    public AcquireRequest withLeaseTime(Duration leaseTime) {
+        return new AcquireRequest(kind, name, permits, heldWrite, leaseTime);
+    }
+
+    /**
+     * The longest this acquisition may hold, even while its holder lives ({@code LockFeature.LEASE_TIME}); empty
+     * for an acquisition held for as long as it is renewed. A backend that declares the feature must, for a
+     * request with a lease time:
+     * <ul>
+     *   <li>make the server end the acquisition on its own, by its own clock, no later than the instant it granted
+     *       it plus the lease time (Redis: the key's expiry; a database: the row's expiry from the database's
+     *       clock), whatever the holder does: no renewal extends it past that, and no other client's request is
+     *       needed to end it (a server that frees expired state when it is next asked frees it then);</li>
+     *   <li>cap {@link BackendLease#validUntilNanos()} at the {@link System#nanoTime()} at which the granting
+     *       request was <em>sent</em> plus the lease time (less the provider's drift margin, as for its other
+     *       validity deadlines): the engine turns the lease {@code LOST} at that instant, before the server can
+     *       have freed the lock, and tells its listeners; it never moves beyond it;</li>
+     *   <li>keep renewing, if it renews, up to that end only, and turn no lease {@code LOST} earlier than it would
+     *       without a lease time but for the end itself.</li>
+     * </ul>
+     * A backend that cannot do this does not declare the feature; the engine then refuses a lease time before any
+     * request is made.
+     *
+     * @return the lease time, or empty
+     */
+    public Optional<Duration> leaseTime() {
+        return Optional.ofNullable(leaseTime);
+    }
+
     @Override
     public String toString() {
         // the application's name, not the key, so that messages show what the application asked for
         return kind + " '" + LockKeys.nameOrKey(name) + "'" + (kind == LockKind.SEMAPHORE ? " permits=" + permits : "")
-                + (heldWrite != null ? " (downgrade)" : "");
+                + (heldWrite != null ? " (downgrade)" : "") + (leaseTime != null ? " leaseTime=" + leaseTime : "");
     }
 }

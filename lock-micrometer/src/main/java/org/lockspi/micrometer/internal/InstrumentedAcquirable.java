@@ -16,7 +16,7 @@ class InstrumentedAcquirable<A extends Acquirable> implements Acquirable {
     }
 
     final A delegate;
-    private final LockProbe probe;
+    final LockProbe probe;
     final boolean notifies;
     final Set<InstrumentedLease> open;
 
@@ -30,6 +30,12 @@ class InstrumentedAcquirable<A extends Acquirable> implements Acquirable {
     @Override
     public String name() {
         return delegate.name();
+    }
+
+    /** The view, instrumented by this lock's probe: its attempts and leases count as the lock's. */
+    @Override
+    public Acquirable withLeaseTime(Duration leaseTime) {
+        return new InstrumentedAcquirable<>(delegate.withLeaseTime(leaseTime), probe, notifies, open);
     }
 
     @Override

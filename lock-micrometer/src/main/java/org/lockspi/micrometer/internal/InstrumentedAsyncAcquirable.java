@@ -24,6 +24,11 @@ class InstrumentedAsyncAcquirable<A extends AsyncAcquirable> extends Instrumente
     }
 
     @Override
+    public AsyncAcquirable withLeaseTime(Duration leaseTime) {
+        return new InstrumentedAsyncAcquirable<>(delegate.withLeaseTime(leaseTime), probe, notifies, open);
+    }
+
+    @Override
     public CompletableFuture<Lease> acquireAsync(Duration timeout) {
         LockProbe.Attempt attempt = attempt();
         return relay(delegate.acquireAsync(timeout), attempt, (lease, a) -> wrap(lease, a), Lease::release);

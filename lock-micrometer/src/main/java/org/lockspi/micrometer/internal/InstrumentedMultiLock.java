@@ -16,6 +16,11 @@ final class InstrumentedMultiLock extends InstrumentedAcquirable<MultiLock> impl
     }
 
     @Override
+    public MultiLock withLeaseTime(Duration leaseTime) {
+        return new InstrumentedMultiLock(delegate.withLeaseTime(leaseTime), probe, notifies, open);
+    }
+
+    @Override
     public List<LockPart> parts() {
         return delegate.parts();
     }

@@ -199,6 +199,11 @@ public final class InstrumentedService implements LockService {
         }
 
         @Override
+        public DistributedLock withLeaseTime(java.time.Duration leaseTime) {
+            return new InstrumentedLock(delegate.withLeaseTime(leaseTime), probe, notifies, open);
+        }
+
+        @Override
         public boolean isHeldByCurrentThread() {
             return delegate.isHeldByCurrentThread();
         }
@@ -215,6 +220,11 @@ public final class InstrumentedService implements LockService {
         InstrumentedSemaphore(DistributedSemaphore delegate, LockProbe probe, boolean notifies,
                               Set<InstrumentedLease> open) {
             super(delegate, probe, notifies, open);
+        }
+
+        @Override
+        public DistributedSemaphore withLeaseTime(java.time.Duration leaseTime) {
+            return new InstrumentedSemaphore(delegate.withLeaseTime(leaseTime), probe, notifies, open);
         }
 
         @Override
