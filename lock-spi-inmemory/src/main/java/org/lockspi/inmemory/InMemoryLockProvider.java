@@ -43,6 +43,11 @@ import org.lockspi.spi.LockUri;
  * ({@link LockFeature#LOST_NOTIFICATION}). Waiting threads park; nothing polls, and the provider starts no thread
  * of its own.
  *
+ * <p>A lease time ({@link LockFeature#LEASE_TIME}) ends a grant at the instant it was made plus the lease time, on
+ * {@link System#nanoTime()}'s clock, which the space and the engine share: the lease turns {@code LOST} then, and
+ * the space frees the lock when it is next looked at (an acquisition of it, a waiter for it, which wakes at that
+ * instant, an inspection), telling the holder's service before it grants the next waiter.
+ *
  * <h2>Not declared</h2>
  * {@link LockFeature#CRASH_RELEASE} (a holder's process is this JVM; nothing survives its death, and no other
  * process can reach the space), {@link LockFeature#LEASE_RENEWAL} (nothing to renew: a lease is held until it is
@@ -58,7 +63,7 @@ public final class InMemoryLockProvider implements LockProvider {
     private static final Set<LockFeature> FEATURES = Collections.unmodifiableSet(EnumSet.of(
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
             LockFeature.SEMAPHORE, LockFeature.FAIR, LockFeature.HERD_FREE, LockFeature.FENCING_TOKENS,
-            LockFeature.LOST_NOTIFICATION, LockFeature.INSPECTION));
+            LockFeature.LOST_NOTIFICATION, LockFeature.INSPECTION, LockFeature.LEASE_TIME));
     private static final String VERSION = loadVersion();
 
     /** For {@link java.util.ServiceLoader}; cheap, begins no space. */

@@ -11,6 +11,6 @@ public interface FailureContracts extends CrossProcessExclusionContracts, CrashR
         LeaseLossContracts, FencingTokenContracts, FairnessContracts, HerdFreeContracts,
         UnreachableServerContracts, ConnectionSuspensionContracts, RestartRecoveryContracts,
         FailFastContracts,
-        LeaseValidityContracts, FaultContracts, EnsembleFailureContracts, LeadershipContracts,
+        LeaseValidityContracts, FaultContracts, EnsembleFailureContracts, LeadershipContracts, LeaseTimeContracts,
         RequestFaultContracts {
 }

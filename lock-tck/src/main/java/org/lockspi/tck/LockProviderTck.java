@@ -265,8 +265,21 @@ public abstract class LockProviderTck implements CoreContracts, FailureContracts
     @Override
     public final void requireFeature(LockFeature feature) {
         if (!provider().features().contains(feature)) {
-            throw new NotApplicable("provider '" + provider().name() + "' does not declare " + feature);
+            String why = undeclaredBecause().get(feature);
+            throw new NotApplicable("provider '" + provider().name() + "' does not declare " + feature
+                    + (why == null ? "" : ": " + why));
         }
+    }
+
+    /**
+     * Why the provider lacks some of the features it does not declare, in its author's words: each reason is added
+     * to the skip message of the rules that need the feature, so that the conformance report says why they were
+     * skipped, not only that they were.
+     *
+     * @return reasons by feature; none unless overridden
+     */
+    protected Map<LockFeature, String> undeclaredBecause() {
+        return Map.of();
     }
 
     @Override

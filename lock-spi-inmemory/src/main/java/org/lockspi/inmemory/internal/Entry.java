@@ -24,6 +24,10 @@ public final class Entry implements BackendLease {
     /** When the entry was granted, for inspection; null while it waits. */
     Instant since;
     volatile boolean lost;
+    /** The lease time the acquisition asked for, in nanoseconds; 0 for none. */
+    final long leaseTimeNanos;
+    /** When a lease time ends the grant (nanoTime), set when granted; Long.MAX_VALUE without one. */
+    volatile long endNanos = Long.MAX_VALUE;
 
     Entry(Space space, SpaceClient client, String key, AcquireRequest request, long seq) {
         this.space = space;
@@ -32,6 +36,19 @@ public final class Entry implements BackendLease {
         this.kind = request.kind();
         this.permits = request.permits();
         this.seq = seq;
+        this.leaseTimeNanos = request.leaseTime().map(java.time.Duration::toNanos).orElse(0L);
+    }
+
+    /** @return the instant its lease time ends it, the space's and the engine's deadline at once */
+    @Override
+    public long validUntilNanos() {
+        return endNanos;
+    }
+
+    /** @return whether a lease time has ended this grant by {@code now}. Caller holds the space's lock. */
+    boolean endedBy(long now) {
+        long end = endNanos;
+        return granted && end != Long.MAX_VALUE && now - end >= 0;
     }
 
     /** Wakes the acquiring thread, if it sleeps. Caller holds the space's lock. */

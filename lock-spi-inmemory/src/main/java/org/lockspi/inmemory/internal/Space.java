@@ -82,6 +82,7 @@ public final class Space {
             }
             try {
                 while (true) {
+                    endLeaseTimes(key, conduct);
                     if (client.isClosed() || ended) {
                         remove(entry, conduct);
                         throw new IllegalStateException("in-memory client closed while acquiring " + request
@@ -100,7 +101,7 @@ public final class Space {
                         entry.waiter = conduct.newWaiter(lock);
                     }
                     try {
-                        entry.waiter.await(deadline);
+                        entry.waiter.await(deadline.earliest(nextEnd(key)));
                     } catch (InterruptedException e) {
                         if (!conduct.leavesEntryOnInterrupt()) {
                             remove(entry, conduct);
@@ -161,8 +162,67 @@ public final class Space {
     private void grant(Entry e) {
         e.granted = true;
         e.since = Instant.now();
+        if (e.leaseTimeNanos > 0) {
+            e.endNanos = System.nanoTime() + e.leaseTimeNanos;
+        }
         e.token = tokens.merge(e.key, FIRST_TOKEN, (old, first) -> old + 1);
         e.wake();
+    }
+
+    /**
+     * Ends the grants of one key whose lease time has run out, as a server expires a key: each turns lost, its
+     * client is told, and only then are the next waiters granted, so that the holder's listeners hear of the loss
+     * before another client holds. Called whenever the key is looked at (an acquisition, a waiter waking at the
+     * end, an inspection): expired state is freed when it is next asked for. Caller holds the lock; the client is
+     * told under it, which is safe because the engine never calls into the space while it holds its own guard.
+     */
+    private void endLeaseTimes(String key, Conduct conduct) {
+        List<Entry> queue = queues.get(key);
+        if (queue == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        List<Entry> ended = new ArrayList<>(0);
+        for (Entry e : queue) {
+            if (e.endedBy(now)) {
+                ended.add(e);
+            }
+        }
+        if (ended.isEmpty()) {
+            return;
+        }
+        for (Entry e : ended) {
+            e.lost = true;
+            queue.remove(e);
+            e.client.events().leaseLost(e, "its lease time of " + java.time.Duration.ofNanos(e.leaseTimeNanos)
+                    + " ran out in the in-memory space");
+        }
+        if (queue.isEmpty()) {
+            queues.remove(key);
+        } else {
+            promote(key, conduct);
+        }
+    }
+
+    /** @return a deadline at the first end of a lease time among the key's holders, or none. Caller holds the lock. */
+    private Deadline nextEnd(String key) {
+        long next = Long.MAX_VALUE;
+        for (Entry e : queues.getOrDefault(key, List.of())) {
+            long end = e.granted ? e.endNanos : Long.MAX_VALUE;
+            if (end != Long.MAX_VALUE && (next == Long.MAX_VALUE || end - next < 0)) {
+                next = end;
+            }
+        }
+        return next == Long.MAX_VALUE ? Deadline.none()
+                : Deadline.after(java.time.Duration.ofNanos(Math.max(0, next - System.nanoTime())));
+    }
+
+    /** {@link #endLeaseTimes} for every key. Caller holds the lock. */
+    private void endAllLeaseTimes() {
+        for (String key : new ArrayList<>(queues.keySet())) {
+            List<Entry> queue = queues.get(key);
+            endLeaseTimes(key, queue.get(0).client.conduct());
+        }
     }
 
     /** Removes an entry, if it is still there, and lets its queue move on. Caller holds the lock. */
@@ -234,6 +294,7 @@ public final class Space {
     public List<String> residue(String key) {
         lock.lock();
         try {
+            endAllLeaseTimes();
             return queues.getOrDefault(key, List.of()).stream().map(Entry::toString).sorted()
                     .collect(Collectors.toList());
         } finally {
@@ -252,6 +313,7 @@ public final class Space {
     LockInfo inspect(SpaceClient asker, String key, String name) {
         lock.lock();
         try {
+            endAllLeaseTimes();
             List<Entry> queue = queues.getOrDefault(key, List.of());
             if (queue.isEmpty()) {
                 return LockInfo.empty(name);
@@ -301,6 +363,7 @@ public final class Space {
     public List<String> keys() {
         lock.lock();
         try {
+            endAllLeaseTimes();
             return new ArrayList<>(queues.keySet());
         } finally {
             lock.unlock();

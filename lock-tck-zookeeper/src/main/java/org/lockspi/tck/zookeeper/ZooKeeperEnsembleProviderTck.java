@@ -1,6 +1,7 @@
 package org.lockspi.tck.zookeeper;
 
 import java.time.Duration;
+import org.lockspi.LockFeature;
 import org.lockspi.tck.EnsembleProviderTck;
 import org.lockspi.tck.TckBackend;
 
@@ -10,6 +11,13 @@ import org.lockspi.tck.TckBackend;
  * {@link ZooKeeperProviderTck} does for a single server.
  */
 public abstract class ZooKeeperEnsembleProviderTck extends EnsembleProviderTck {
+
+    /** @return the reason for {@link LockFeature#LEASE_TIME}, {@link ZooKeeperProviderTck#NO_LEASE_TIME} */
+    @Override
+    protected java.util.Map<LockFeature, String> undeclaredBecause() {
+        return java.util.Map.of(LockFeature.LEASE_TIME, ZooKeeperProviderTck.NO_LEASE_TIME);
+    }
+
 
     /** @return the timeouts of the clients this class opens */
     protected abstract ZooKeeperTimeouts timeouts();

@@ -2,6 +2,7 @@ package org.lockspi.tck.zookeeper;
 
 import java.time.Duration;
 import java.util.Map;
+import org.lockspi.LockFeature;
 import org.lockspi.tck.LockProviderTck;
 import org.lockspi.tck.TckBackend;
 
@@ -18,6 +19,22 @@ import org.lockspi.tck.TckBackend;
  * }</pre>
  */
 public abstract class ZooKeeperProviderTck extends LockProviderTck {
+
+    /**
+     * Why the ZooKeeper providers lack {@link LockFeature#LEASE_TIME}: ZooKeeper ends a lock node only with its
+     * session, and has no expiry of its own for a node that a live session keeps (TTL nodes are persistent, removed
+     * by a container sweep minutes late, and not enabled by default). Deleting the node at the lease time's end from
+     * the holder's side is no server-side bound: a paused or partitioned holder would keep the lock past it.
+     */
+    public static final String NO_LEASE_TIME = "ZooKeeper ends a lock node only with its session: a node outlives "
+            + "any lease time while its session lives, and a delete sent by the holder at the end is no bound for a "
+            + "paused or partitioned holder (TTL nodes are persistent, swept late and off by default)";
+
+    /** @return the reason for {@link LockFeature#LEASE_TIME}, {@link #NO_LEASE_TIME} */
+    @Override
+    protected Map<LockFeature, String> undeclaredBecause() {
+        return Map.of(LockFeature.LEASE_TIME, NO_LEASE_TIME);
+    }
 
     /** @return the timeouts of the clients this class opens */
     protected abstract ZooKeeperTimeouts timeouts();
