@@ -168,9 +168,14 @@ final class LeaseKeeper {
                     continue;
                 }
                 long sentAt = System.nanoTime();
+                if (lease.endedBy(sentAt)) {
+                    // no renewal past the acquisition's own lease time: the key expires on the server by itself
+                    lost(lease, "its lease time of " + lease.leaseTime + " ended");
+                    continue;
+                }
                 Script script = lease.shared ? Scripts.RENEW_SHARED : Scripts.RENEW_EXCLUSIVE;
                 Object result = Calls.retryOnce(redis, this::suspend,
-                        () -> script.run(redis, List.of(lease.key), List.of(lease.entry, leaseArg)));
+                        () -> script.run(redis, List.of(lease.key), List.of(lease.entry, leaseArg, lease.endArg)));
                 if (Long.valueOf(1L).equals(result)) {
                     lease.confirmed(sentAt);
                 } else {

@@ -1,5 +1,6 @@
 package org.lockspi.redis.recipe;
 
+import java.time.Duration;
 import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.LockKind;
 
@@ -28,9 +29,19 @@ final class RedisLease implements BackendLease {
     private final long validNanos;
     /** System.nanoTime() when the last renewal that succeeded (or the acquisition) was sent; never decreases. */
     private volatile long confirmedAt;
+    /** The acquisition's own lease time, or null: its end bounds {@link #validUntilNanos()}. */
+    final Duration leaseTime;
+    /**
+     * With a lease time: the send time of the acquisition plus the lease time less its drift margin, after which no
+     * renewal keeps the lease; Long.MAX_VALUE without one.
+     */
+    final long endNanos;
+    /** The server ms at which the lease time ends the acquisition, for the renewals; "0" without one. */
+    final String endArg;
 
     RedisLease(RedisLockBackend backend, LockKind kind, String name, String key, boolean shared, String ownerToken,
-               String entry, long fencingToken, long sentAt, String runId, long confirmNanos, long validNanos) {
+               String entry, long fencingToken, long sentAt, String runId, long confirmNanos, long validNanos,
+               Duration leaseTime) {
         this.backend = backend;
         this.kind = kind;
         this.name = name;
@@ -43,6 +54,22 @@ final class RedisLease implements BackendLease {
         this.runId = runId;
         this.confirmNanos = confirmNanos;
         this.validNanos = validNanos;
+        this.leaseTime = leaseTime;
+        long grantMillis = RedisEntry.parse(entry).sinceMillis();
+        if (leaseTime == null) {
+            this.endNanos = Long.MAX_VALUE;
+            this.endArg = "0";
+        } else {
+            this.endNanos = sentAt + leaseTime.minus(RedisSettings.driftMargin(leaseTime)).toNanos();
+            // an entry without its grant time (an older script) is not renewed past the acquisition's own span
+            this.endArg = Long.toString(grantMillis < 0 ? 1 : grantMillis + leaseMillis(leaseTime));
+        }
+    }
+
+    /** @return a lease time in the server's milliseconds, rounded up */
+    static long leaseMillis(Duration leaseTime) {
+        long millis = leaseTime.toMillis();
+        return leaseTime.minusMillis(millis).isZero() ? millis : millis + 1;
     }
 
     @Override
@@ -63,11 +90,18 @@ final class RedisLease implements BackendLease {
 
     /**
      * The send time of the last confirmed renewal (or of the acquisition) plus the lease time less the drift
-     * margin: the key, extended by that renewal on the server after it was sent, lives at least until then.
+     * margin: the key, extended by that renewal on the server after it was sent, lives at least until then; with a
+     * lease time of the acquisition's own, no later than {@link #endNanos}.
      */
     @Override
     public long validUntilNanos() {
-        return confirmedAt + validNanos;
+        long valid = confirmedAt + validNanos;
+        return endNanos != Long.MAX_VALUE && endNanos - valid < 0 ? endNanos : valid;
+    }
+
+    /** @return whether the lease time has ended the lease by {@code now} (nanoTime) */
+    boolean endedBy(long now) {
+        return endNanos != Long.MAX_VALUE && now - endNanos >= 0;
     }
 
     boolean isReleased() {

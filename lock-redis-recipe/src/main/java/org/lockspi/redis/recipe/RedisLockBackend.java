@@ -120,6 +120,8 @@ public final class RedisLockBackend implements LockBackend {
         final String waiterKey;
         /** Whether an attempt may have marked this as waiting, to be removed when giving up. */
         volatile boolean registered;
+        /** The lease ms the scripts set: the lease time of the URI, or the acquisition's own if shorter. */
+        final String leaseArg;
 
         Attempt(AcquireRequest request) {
             this.request = request;
@@ -130,6 +132,8 @@ public final class RedisLockBackend implements LockBackend {
             this.leaseKey = request.kind() == LockKind.READ ? keys.readers
                     : request.kind() == LockKind.SEMAPHORE ? keys.permits : keys.lock;
             this.waiterKey = keys.waiter(ownerToken);
+            this.leaseArg = request.leaseTime().map(RedisLease::leaseMillis).filter(ms -> ms < leaseMillis)
+                    .map(ms -> Long.toString(ms)).orElse(RedisLockBackend.this.leaseArg);
             String set = request.kind() == LockKind.SEMAPHORE ? keys.permits : keys.readers;
             this.scriptKeys = shared ? fair
                     ? List.of(keys.lock, keys.fence, set, keys.waitingWriters, waiterKey, keys.queue)
@@ -303,7 +307,7 @@ public final class RedisLockBackend implements LockBackend {
             List<?> granted = (List<?>) result; // the fencing token and the entry
             RedisLease lease = new RedisLease(this, attempt.request.kind(), attempt.request.name(), attempt.leaseKey,
                     attempt.shared, attempt.ownerToken, (String) granted.get(1), (Long) granted.get(0), sentAt, server,
-                    confirmNanos, validNanos);
+                    confirmNanos, validNanos, attempt.request.leaseTime().orElse(null));
             // If the connection was suspended, this answer restores it, and every lease is checked at once.
             keeper.acquired(lease);
             return lease;

@@ -34,7 +34,7 @@ public abstract class RedisRecipeProvider implements LockProvider {
     public static final Set<LockFeature> FEATURES = Collections.unmodifiableSet(EnumSet.of(
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
             LockFeature.SEMAPHORE, LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL,
-            LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE, LockFeature.INSPECTION));
+            LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE, LockFeature.INSPECTION, LockFeature.LEASE_TIME));
     /** {@link #FEATURES} and FAIR: the features of a first-come first-served provider. */
     public static final Set<LockFeature> FAIR_FEATURES;
 

@@ -350,7 +350,15 @@ public final class RedisSettings {
      *         {@code validUntil}: 1% of the lease time plus 2 ms, as in the Redlock analysis
      */
     public Duration driftMargin() {
-        return leaseTime.dividedBy(100).plusMillis(2);
+        return driftMargin(leaseTime);
+    }
+
+    /**
+     * @param span a time the server counts on its clock: the lease time, or an acquisition's own lease time
+     * @return the margin for clock drift taken off it: 1% plus 2 ms
+     */
+    public static Duration driftMargin(Duration span) {
+        return span.dividedBy(100).plusMillis(2);
     }
 
     public String keyPrefix() {

@@ -17,6 +17,11 @@ package org.lockspi.redis.recipe;
  * every earlier token (a token is at most a few grants ahead of the clock of its grant). An older client of this
  * recipe writes the counter without an expiry; the next grant by a newer one gives it one again.
  *
+ * <p>An acquisition with a lease time of its own ({@code AcquireRequest.leaseTime()}) passes the smaller of it and the
+ * lease ms as its lease ms, and its renewals the server ms of its end (its grant's server ms plus the lease time): a
+ * renewal extends the key or member by what is left until that end at most, so the server frees the lock at the
+ * end by its own clock whatever the holder does.
+ *
  * <p>Every release publishes on the lock's channel ({@link RedisKeys#channel}), so that waiters subscribed to it
  * try again at once instead of at their next poll.
  */
@@ -191,19 +196,36 @@ final class Scripts {
             + "end\n"
             + "return {n, entry}\n");
 
-    /** Exclusive renew. KEYS: lock. ARGV: entry, lease ms. Returns 1 if still ours (and extended), else 0. */
+    /**
+     * Exclusive renew. KEYS: lock. ARGV: entry, lease ms, the server ms at which the acquisition's own lease time
+     * ends it ('0': none). The key is extended by the lease ms, but never past that end: by what is left of it, and
+     * not at all once nothing is (the key then expires at the end by itself). Without an end it reads no clock.
+     * Returns 1 if still ours, else 0.
+     */
     static final Script RENEW_EXCLUSIVE = new Script(""
             + "if redis.call('GET', KEYS[1]) == ARGV[1] then\n"
-            + "  redis.call('PEXPIRE', KEYS[1], ARGV[2])\n"
+            + "  local ms = tonumber(ARGV[2])\n"
+            + "  if ARGV[3] ~= '0' then\n"
+            + "    if redis.replicate_commands then redis.replicate_commands() end\n"
+            + "    local t = redis.call('TIME')\n"
+            + "    local left = tonumber(ARGV[3]) - (tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))\n"
+            + "    if left < ms then ms = left end\n"
+            + "  end\n"
+            + "  if ms > 0 then redis.call('PEXPIRE', KEYS[1], string.format('%d', ms)) end\n"
             + "  return 1\n"
             + "end\n"
             + "return 0\n");
 
-    /** Shared renew. KEYS: sorted set. ARGV: entry, lease ms. Returns 1 if still ours (and extended), else 0. */
+    /**
+     * Shared renew. KEYS: sorted set. ARGV: entry, lease ms, the server ms at which the acquisition's own lease time
+     * ends it ('0': none), as for {@link #RENEW_EXCLUSIVE}. Returns 1 if still ours, else 0.
+     */
     static final Script RENEW_SHARED = new Script(PROLOGUE
             + "local lease = tonumber(ARGV[2])\n"
             + "local score = redis.call('ZSCORE', KEYS[1], ARGV[1])\n"
             + "if not score or tonumber(score) <= now then return 0 end\n"
+            + "if ARGV[3] ~= '0' and tonumber(ARGV[3]) - now < lease then lease = tonumber(ARGV[3]) - now end\n"
+            + "if lease <= 0 then return 1 end\n"
             + "redis.call('ZADD', KEYS[1], 'XX', string.format('%d', now + lease), ARGV[1])\n"
             + "keepset(KEYS[1], lease)\n"
             + "return 1\n");
