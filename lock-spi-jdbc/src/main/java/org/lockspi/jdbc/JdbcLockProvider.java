@@ -58,6 +58,9 @@ import org.lockspi.spi.LockUri;
  *   <tr><td>dialect</td><td>from the metadata</td><td>DataSource form: {@code postgresql}, {@code mariadb} or
  *       {@code h2}</td></tr>
  * </table>
+ * An acquisition with a lease time of its own ({@link LockFeature#LEASE_TIME}) gets a row that expires at most that
+ * long after its grant, by the database's clock: the grant sets the smaller of it and {@code leaseTime}, and every
+ * renewal sets {@code LEAST(now + leaseTime, granted_ms + its lease time)}, so no renewal keeps it past the end.
  * The README ("The JDBC provider") documents the schema, the guarantees and their limits.
  */
 public final class JdbcLockProvider implements LockProvider {
@@ -74,7 +77,7 @@ public final class JdbcLockProvider implements LockProvider {
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
             LockFeature.SEMAPHORE, LockFeature.FAIR, LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL,
             LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE, LockFeature.SURVIVES_RESTART,
-            LockFeature.INSPECTION));
+            LockFeature.INSPECTION, LockFeature.LEASE_TIME));
     private static final String VERSION = loadVersion();
 
     /** For {@link java.util.ServiceLoader}; cheap, connects nothing. */

@@ -35,6 +35,23 @@ final class Attempt {
             throw new IllegalArgumentException("heldWrite is not a lease of this provider: " + held);
         }
         this.downgrade = held == null ? null : ((JdbcLease) held).id;
+        this.leaseTimeMs = request.leaseTime().map(Attempt::millisRoundedUp).orElse(0L);
+    }
+
+    /** The acquisition's own lease time in the database's milliseconds, rounded up; 0 for none. */
+    final long leaseTimeMs;
+
+    /**
+     * @param leaseMs the lease time of the URI, the span a renewal extends a row by
+     * @return the ms a grant gives the row: the lease time of the URI, or the acquisition's own if shorter
+     */
+    long grantMs(long leaseMs) {
+        return leaseTimeMs > 0 && leaseTimeMs < leaseMs ? leaseTimeMs : leaseMs;
+    }
+
+    static long millisRoundedUp(java.time.Duration d) {
+        long millis = d.toMillis();
+        return d.minusMillis(millis).isZero() ? millis : millis + 1;
     }
 
     static char letter(LockKind kind) {

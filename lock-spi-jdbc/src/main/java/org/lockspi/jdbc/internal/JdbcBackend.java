@@ -210,7 +210,7 @@ public final class JdbcBackend implements LockBackend {
                 token = connections.call(c -> {
                     sentAt[0] = System.nanoTime();
                     try (PreparedStatement s = c.prepareStatement(sql.insertHolder)) {
-                        QueueTransaction.bind(s, a.lockId, a.key, a.id, String.valueOf(a.kind), leaseMs);
+                        QueueTransaction.bind(s, a.lockId, a.key, a.id, String.valueOf(a.kind), a.grantMs(leaseMs));
                         try (ResultSet r = s.executeQuery()) {
                             return r.next() ? r.getLong(1) : null;
                         }
@@ -263,7 +263,8 @@ public final class JdbcBackend implements LockBackend {
     private JdbcLease grant(Attempt a, long token, long sentAt) {
         a.queued = false;
         a.inDoubt = false;
-        JdbcLease lease = new JdbcLease(this, a.kind, a.key, a.lockId, a.id, token, sentAt, confirmNanos, validNanos);
+        JdbcLease lease = new JdbcLease(this, a.kind, a.key, a.lockId, a.id, token, sentAt, confirmNanos, validNanos,
+                a.request.leaseTime().orElse(null), a.leaseTimeMs);
         keeper.acquired(lease);
         return lease;
     }

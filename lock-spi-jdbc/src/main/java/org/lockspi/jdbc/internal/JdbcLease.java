@@ -24,8 +24,15 @@ final class JdbcLease implements BackendLease {
     /** System.nanoTime() when the last renewal that succeeded (or the grant) was sent; never decreases. */
     private volatile long confirmedAt;
 
+    /** The acquisition's own lease time, or null. */
+    final java.time.Duration leaseTime;
+    /** Its lease time in the database's ms, the cap of every renewal past the grant; 0 for none. */
+    final long leaseTimeMs;
+    /** With a lease time: the grant's send time plus it, less its drift margin; Long.MAX_VALUE without one. */
+    private final long endNanos;
+
     JdbcLease(JdbcBackend backend, char kind, String name, String lockId, String id, long fencingToken, long sentAt,
-              long confirmNanos, long validNanos) {
+              long confirmNanos, long validNanos, java.time.Duration leaseTime, long leaseTimeMs) {
         this.backend = backend;
         this.kind = kind;
         this.name = name;
@@ -35,6 +42,15 @@ final class JdbcLease implements BackendLease {
         this.confirmedAt = sentAt;
         this.confirmNanos = confirmNanos;
         this.validNanos = validNanos;
+        this.leaseTime = leaseTime;
+        this.leaseTimeMs = leaseTimeMs;
+        this.endNanos = leaseTime == null ? Long.MAX_VALUE
+                : sentAt + leaseTime.minus(JdbcSettings.driftMargin(leaseTime)).toNanos();
+    }
+
+    /** @return whether its lease time has ended it by {@code now} (nanoTime) */
+    boolean endedBy(long now) {
+        return endNanos != Long.MAX_VALUE && now - endNanos >= 0;
     }
 
     boolean exclusive() {
@@ -60,11 +76,13 @@ final class JdbcLease implements BackendLease {
     /**
      * The send time of the last confirmed renewal (or of the grant) plus the lease time less the drift margin: the
      * database computed the row's expiry from its own clock when the statement ran, after it was sent, so no other
-     * client can take the lock before then.
+     * client can take the lock before then; with a lease time of the acquisition's own, no later than the grant's
+     * send time plus it, less its drift margin (the row's expiry is capped at its grant plus the lease time).
      */
     @Override
     public long validUntilNanos() {
-        return confirmedAt + validNanos;
+        long valid = confirmedAt + validNanos;
+        return endNanos != Long.MAX_VALUE && endNanos - valid < 0 ? endNanos : valid;
     }
 
     boolean isReleased() {

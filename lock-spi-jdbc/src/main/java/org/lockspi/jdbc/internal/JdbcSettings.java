@@ -227,7 +227,15 @@ public final class JdbcSettings {
 
     /** @return what {@code validUntilNanos()} keeps back from the lease for clock drift: 1 % + 2 ms */
     Duration driftMargin() {
-        return leaseTime.dividedBy(100).plusMillis(2);
+        return driftMargin(leaseTime);
+    }
+
+    /**
+     * @param span a time the database counts on its clock: the lease time, or an acquisition's own lease time
+     * @return the margin for clock drift taken off it: 1 % + 2 ms
+     */
+    static Duration driftMargin(Duration span) {
+        return span.dividedBy(100).plusMillis(2);
     }
 
     /** @return how long a transaction waits for a lock's row: the socket timeout, at most 2 s */

@@ -159,8 +159,16 @@ final class LeaseKeeper {
                 }
             }
             List<JdbcLease> gone = new ArrayList<>();
-            renew(leases, true, gone);
-            renew(leases, false, gone);
+            for (JdbcLease lease : leases) {
+                if (lease.endedBy(sentAt) && !lease.isReleased()) {
+                    // no renewal past the acquisition's own lease time: its row runs out in the database by itself
+                    lost(lease, "its lease time of " + lease.leaseTime + " ended");
+                }
+            }
+            renew(leases, true, false, gone);
+            renew(leases, false, false, gone);
+            renew(leases, true, true, gone);
+            renew(leases, false, true, gone);
             refresh(waiting);
             for (JdbcLease lease : leases) {
                 if (!gone.contains(lease)) {
@@ -203,25 +211,32 @@ final class LeaseKeeper {
         }
     }
 
-    private void renew(List<JdbcLease> leases, boolean exclusive, List<JdbcLease> gone) throws SQLException {
+    /** Renews the live leases of one kind of row, with or without a lease time of their own (capped). */
+    private void renew(List<JdbcLease> leases, boolean exclusive, boolean capped, List<JdbcLease> gone)
+            throws SQLException {
         List<JdbcLease> some = new ArrayList<>();
         for (JdbcLease lease : leases) {
-            if (lease.exclusive() == exclusive && !lease.isReleased() && !lease.isLost()) {
+            if (lease.exclusive() == exclusive && (lease.leaseTimeMs > 0) == capped && !lease.isReleased()
+                    && !lease.isLost()) {
                 some.add(lease);
             }
         }
         if (some.isEmpty()) {
             return;
         }
-        int[] counts = batch(exclusive ? sql.renewExclusive : sql.renewShared, some.size(), (s, i) -> {
+        String statement = capped ? exclusive ? sql.renewExclusiveCapped : sql.renewSharedCapped
+                : exclusive ? sql.renewExclusive : sql.renewShared;
+        int[] counts = batch(statement, some.size(), (s, i) -> {
             JdbcLease lease = some.get(i);
-            s.setLong(1, leaseMs);
-            if (exclusive) {
-                s.setString(2, lease.lockId);
-                s.setString(3, lease.id);
-            } else {
-                s.setString(2, lease.id);
+            int p = 1;
+            s.setLong(p++, leaseMs);
+            if (capped) {
+                s.setLong(p++, lease.leaseTimeMs);
             }
+            if (exclusive) {
+                s.setString(p++, lease.lockId);
+            }
+            s.setString(p, lease.id);
         });
         for (int i = 0; i < counts.length; i++) {
             if (counts[i] == 0 && !some.get(i).isReleased()) {

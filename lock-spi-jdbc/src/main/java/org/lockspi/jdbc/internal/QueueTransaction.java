@@ -70,7 +70,7 @@ final class QueueTransaction {
      *
      * @param c       a connection, autocommit on
      * @param a       the acquisition
-     * @param leaseMs the lease time
+     * @param leaseMs the lease time of the URI (a grant gives the row at most the acquisition's own lease time)
      * @param mayWait whether a refused acquisition waits (else nothing of it stays)
      * @return the outcome
      * @throws SQLException as the driver throws; a lock conflict ({@link Dialect#isLockConflict}) may be retried
@@ -86,6 +86,7 @@ final class QueueTransaction {
             long mySeq = mine != null ? mine.seq() : Long.MAX_VALUE;
             Decision d = LockQueue.decide(l.head(), l.live(), a.kind, a.permits, mySeq, a.downgrade);
             int count = l.live().size();
+            long grantMs = a.grantMs(leaseMs); // a waiter's entry lives leaseMs; a grant at most its lease time
             if (d.grant()) {
                 long token = nextToken(c);
                 if (LockQueue.exclusive(a.kind)) {
@@ -93,13 +94,13 @@ final class QueueTransaction {
                         update(c, sql.deleteEntry, a.id);
                         count--;
                     }
-                    update(c, sql.grantExclusive, a.id, String.valueOf(a.kind), token, leaseMs, count, a.lockId);
+                    update(c, sql.grantExclusive, a.id, String.valueOf(a.kind), token, grantMs, count, a.lockId);
                 } else {
                     if (mine != null) {
-                        update(c, sql.grantEntry, token, leaseMs, a.id);
+                        update(c, sql.grantEntry, token, grantMs, a.id);
                     } else {
                         update(c, sql.insertSharedHolder, a.id, a.lockId, token, String.valueOf(a.kind), a.permits,
-                                token, leaseMs);
+                                token, grantMs);
                         count++;
                     }
                     finish(c, a.lockId, l, count);

@@ -36,6 +36,9 @@ final class Sql {
     // renewal
     final String renewExclusive;
     final String renewShared;
+    /** The renewals of an acquisition with a lease time of its own: never past its grant plus the lease time. */
+    final String renewExclusiveCapped;
+    final String renewSharedCapped;
 
     // inspection and upkeep
     final String inspectHead;
@@ -80,6 +83,11 @@ final class Sql {
                 + "AND expires_ms > " + now;
         renewShared = "UPDATE " + entryTable + " SET expires_ms = " + now + " + ? WHERE entry_id = ? AND token IS "
                 + "NOT NULL AND expires_ms > " + now;
+        // LEAST: PostgreSQL, MariaDB and H2 have it; granted_ms is set by every grant
+        renewExclusiveCapped = "UPDATE " + lockTable + " SET expires_ms = LEAST(" + now + " + ?, granted_ms + ?) "
+                + "WHERE lock_id = ? AND owner = ? AND expires_ms > " + now;
+        renewSharedCapped = "UPDATE " + entryTable + " SET expires_ms = LEAST(" + now + " + ?, granted_ms + ?) "
+                + "WHERE entry_id = ? AND token IS NOT NULL AND expires_ms > " + now;
 
         inspectHead = "SELECT owner, kind, token, granted_ms, " + left + ", entries FROM " + lockTable
                 + " WHERE lock_id = ?";
