@@ -25,9 +25,19 @@ import java.lang.annotation.Target;
  * run the same period's job again. Its timing is measured on this node's monotonic clock from the moment the
  * lock was acquired; the server holds the lock meanwhile, so no clock is compared across nodes.
  *
- * <p><b>lockAtMostFor.</b> The lease is released {@code lockAtMostFor} after the run started even if the job has
- * not finished, and the job's thread is then interrupted: a hung job does not keep the other nodes out for ever
- * (on ZooKeeper a held lock otherwise lives as long as the session, on Redis as long as the lease is renewed).
+ * <p><b>lockAtMostFor.</b> A run holds the lock for {@code lockAtMostFor} at most, even if the job has not
+ * finished, and the job's thread is then interrupted: a hung job does not keep the other nodes out for ever. How the
+ * bound is kept depends on the provider:
+ * <ul>
+ *   <li>With {@link org.lockspi.LockFeature#LEASE_TIME} (Redis, JDBC, in-memory), the run's lease is acquired with
+ *       {@code lockAtMostFor} as its {@linkplain org.lockspi.Acquirable#withLeaseTime lease time}: the server frees
+ *       the lock by then on its own clock, even if this node is paused or cut off, and the job is interrupted when
+ *       the lease turns {@code LOST}, at {@code lockAtMostFor} after the acquisition at the latest (earlier if the
+ *       lease is lost otherwise, such as by an outage longer than the provider's lease span).</li>
+ *   <li>Without it (the ZooKeeper providers, whose lock lives as long as the session), this node releases the
+ *       lease on a timer {@code lockAtMostFor} after the run started: a node paused past that keeps the lock until
+ *       it resumes or its session ends.</li>
+ * </ul>
  * The job should stop when interrupted; if it does not, it keeps running without the lock. A node that dies
  * holding the lock loses it as the provider's crash release says (session timeout or lease time).
  *

@@ -166,6 +166,19 @@ abstract class TwoNodesTestBase {
                 .tags("lock", "jobs/hung").timer();
         assertTrue(held.max(java.util.concurrent.TimeUnit.MILLISECONDS) >= 1450, "held until lock-at-most-for: "
                 + held.max(java.util.concurrent.TimeUnit.MILLISECONDS));
+        // with LEASE_TIME, lock-at-most-for is the lease's own lease time: the lease turns LOST at its end (the
+        // server frees the lock by its own clock); without it, the node's timer releases the lease, never LOST
+        ConfigurableApplicationContext holder = first.node.equals("a") ? a : b;
+        boolean leaseTime = holder.getBean(org.lockspi.LockService.class).features()
+                .contains(org.lockspi.LockFeature.LEASE_TIME);
+        io.micrometer.core.instrument.Counter lost = holder.getBean(MeterRegistry.class)
+                .find("lockspi.lease.transitions").tags("lock", "jobs/hung", "state", "lost").counter();
+        double lostCount = lost == null ? 0 : lost.count();
+        if (leaseTime) {
+            assertTrue(lostCount >= 1, "the lease time lockAtMostFor ended the first run's lease: LOST " + lostCount);
+        } else {
+            assertEquals(0.0, lostCount, "without LEASE_TIME the timer released the lease, never LOST");
+        }
         assertEquals("UP", health(a));
         assertEquals("UP", health(b));
         assertEquals(1.0, a.getBean(MeterRegistry.class).find("lockspi.connection.state")

@@ -14,9 +14,13 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.lockspi.AsyncAcquirable;
 import org.lockspi.Lease;
+import org.lockspi.LeaseListener;
+import org.lockspi.LeaseState;
 import org.lockspi.LockConnectionException;
 import org.lockspi.LockException;
+import org.lockspi.LockFeature;
 import org.lockspi.LockService;
 import org.lockspi.LockTimeoutException;
 import org.lockspi.StopWork;
@@ -161,9 +165,15 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
             return new Durations(atMost, atLeast);
         });
         LockService service = beans.getBean(LockService.class);
+        // Where the provider has it, lockAtMostFor is the lease's own lease time: the server frees the lock then by
+        // its own clock, however this node fares; the job is interrupted when the lease turns LOST (at that end at
+        // the latest). Elsewhere this node's timer alone releases the lease at lockAtMostFor.
+        boolean serverBound = service.features().contains(LockFeature.LEASE_TIME);
+        boolean toldOfLoss = serverBound && service.features().contains(LockFeature.LOST_NOTIFICATION);
         Optional<Lease> acquired;
         try {
-            acquired = service.nonReentrantMutex(scheduled.name()).tryAcquire();
+            AsyncAcquirable mutex = service.nonReentrantMutex(scheduled.name());
+            acquired = (serverBound ? mutex.withLeaseTime(bounds.atMost()) : mutex).tryAcquire();
         } catch (LockConnectionException e) { // an outage: this run is skipped, the next one tries again
             LOG.log(System.Logger.Level.WARNING, "skipped {0}: lock ''{1}'' not acquired, the lock server failed: "
                     + "{2}", shortName(method), scheduled.name(), oneLine(e));
@@ -181,17 +191,38 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
             run.release();
             return null;
         }
-        ScheduledFuture<?> expiry;
-        try {
-            expiry = timer.schedule(run::expire, bounds.atMost().toNanos(), TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException e) {
-            run.release(); // the application is stopping: no run without its at-most bound
-            return null;
+        ScheduledFuture<?> expiry = null;
+        LeaseListener onLost = null;
+        if (toldOfLoss) {
+            onLost = (lease, from, to) -> {
+                if (to == LeaseState.LOST) {
+                    try {
+                        timer.execute(() -> run.expire("lost its lease (lockAtMostFor " + bounds.atMost()
+                                + " ends it at the latest)")); // not on the service's event thread: release does I/O
+                    } catch (RejectedExecutionException stopping) {
+                        // the application is stopping: its service's close frees the lock
+                    }
+                }
+            };
+            acquired.get().addListener(onLost);
+        } else {
+            try {
+                expiry = timer.schedule(() -> run.expire("outlived lockAtMostFor " + bounds.atMost()),
+                        bounds.atMost().toNanos(), TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                run.release(); // the application is stopping: no run without its at-most bound
+                return null;
+            }
         }
         try {
             return invocation.proceed();
         } finally {
-            expiry.cancel(false);
+            if (expiry != null) {
+                expiry.cancel(false);
+            }
+            if (onLost != null) {
+                acquired.get().removeListener(onLost);
+            }
             long left = bounds.atLeast().toNanos() - (System.nanoTime() - run.startNanos());
             if (run.finish() && left > 0) {
                 releaseLater(run, left);

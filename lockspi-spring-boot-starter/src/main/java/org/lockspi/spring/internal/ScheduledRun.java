@@ -3,8 +3,9 @@ package org.lockspi.spring.internal;
 import org.lockspi.Lease;
 
 /**
- * One run of a scheduled job holding its lease: released once, by the job's end (after lock-at-least-for) or by
- * the lock-at-most-for timer, which also interrupts the job.
+ * One run of a scheduled job holding its lease: released once, by the job's end (after lock-at-least-for), or by
+ * the lock-at-most-for timer or the lease's loss (where lock-at-most-for is the lease's lease time), which also
+ * interrupt the job.
  */
 final class ScheduledRun {
     private static final System.Logger LOG = System.getLogger(ScheduledRun.class.getName());
@@ -27,8 +28,12 @@ final class ScheduledRun {
         return startNanos;
     }
 
-    /** The at-most deadline passed: release, and interrupt a job still running. */
-    void expire() {
+    /**
+     * The at-most deadline passed, or the lease it bounds turned LOST: release, and interrupt a job still running.
+     *
+     * @param why what happened, for the log: "outlived lockAtMostFor 10m", "lost its lease ..."
+     */
+    void expire(String why) {
         synchronized (this) {
             if (finished) {
                 return;
@@ -36,8 +41,8 @@ final class ScheduledRun {
             expired = true;
             job.interrupt(); // under the monitor: once finish() ran, no interrupt reaches the pooled thread
         }
-        LOG.log(System.Logger.Level.WARNING, "scheduled job under lock ''{0}'' outlived lockAtMostFor: lock "
-                + "released, {1} interrupted", name, job.getName());
+        LOG.log(System.Logger.Level.WARNING, "scheduled job under lock ''{0}'' {2}: lock released, {1} "
+                + "interrupted", name, job.getName(), why);
         release();
     }
 
