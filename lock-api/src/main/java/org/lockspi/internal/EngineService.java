@@ -216,16 +216,18 @@ final class EngineService implements LockService {
     /**
      * Registers a new server acquisition, in the state the connection is in now.
      *
-     * @param onEnd run once when the hold ends (released, lost, closed), or null
+     * @param request what was asked of the backend: its kind and lease time
+     * @param onEnd   run once when the hold ends (released, lost, closed), or null
      */
-    Hold register(LockKind kind, String name, BackendLease backendLease, Thread owner, ThreadOwnedLock lock,
+    Hold register(AcquireRequest request, String name, BackendLease backendLease, Thread owner, ThreadOwnedLock lock,
                   Runnable onEnd) {
         LeaseState initial;
         guard.lock();
         try {
             if (!closed) {
                 initial = Hold.due(backendLease, System.nanoTime(), suspended);
-                Hold hold = new Hold(this, kind, name, backendLease, owner, lock, initial, onEnd);
+                Hold hold = new Hold(this, request.kind(), name, backendLease, owner, lock, initial, onEnd,
+                        request.leaseTime().orElse(null));
                 if (initial == LeaseState.LOST) {
                     hold.ended();
                 } else {
@@ -298,6 +300,8 @@ final class EngineService implements LockService {
         LeaseState due = hold.due(now, suspended);
         if (due == LeaseState.LOST) {
             lost(hold, hold.backendLease.isLost() ? "the backend found it gone from the server"
+                    : hold.leaseTime != null ? "its validity deadline passed: its lease time of " + hold.leaseTime
+                    + " ended, or the server did not confirm it in time"
                     : "its validity deadline passed without a confirmation from the server");
         } else if (due != current) {
             if (hold.transition(due) && due == LeaseState.UNCERTAIN && suspended) {

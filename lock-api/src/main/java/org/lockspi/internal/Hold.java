@@ -22,6 +22,8 @@ final class Hold {
     final ThreadOwnedLock lock;
     /** Run once when the hold ends (released, lost or closed): frees its place in a local gate; or null. */
     private final AtomicReference<Runnable> onEnd;
+    /** The acquisition's own lease time, for the log of its end; null for none. */
+    final java.time.Duration leaseTime;
 
     // guarded by service
     private LeaseState state;
@@ -29,7 +31,7 @@ final class Hold {
     private final List<LeaseImpl> leases = new ArrayList<>(1);
 
     Hold(EngineService service, LockKind kind, String name, BackendLease backendLease, Thread owner,
-         ThreadOwnedLock lock, LeaseState initial, Runnable onEnd) {
+         ThreadOwnedLock lock, LeaseState initial, Runnable onEnd, java.time.Duration leaseTime) {
         this.service = service;
         this.kind = kind;
         this.name = name;
@@ -37,6 +39,7 @@ final class Hold {
         this.owner = owner;
         this.lock = lock;
         this.onEnd = new AtomicReference<>(onEnd);
+        this.leaseTime = leaseTime;
         this.state = initial;
         this.previous = initial;
     }

@@ -49,7 +49,7 @@ final class LeaseLock extends AbstractAcquirable implements DistributedSemaphore
         if (gate == null) {
             BackendLease backendLease = acquireFromBackend(request, deadline);
             return backendLease == null ? null
-                    : service.register(request.kind(), name, backendLease, null, null, null).firstLease();
+                    : service.register(request, name, backendLease, null, null, null).firstLease();
         }
         service.checkOpen();
         if (Thread.interrupted()) {
@@ -78,7 +78,7 @@ final class LeaseLock extends AbstractAcquirable implements DistributedSemaphore
             if (backendLease == null) {
                 return null;
             }
-            Hold hold = service.register(request.kind(), name, backendLease, null, null, gate::leave);
+            Hold hold = service.register(request, name, backendLease, null, null, gate::leave);
             handedOver = true; // the hold leaves the gate when it ends
             return hold.firstLease();
         } finally {

@@ -86,7 +86,7 @@ final class ThreadOwnedLock extends AbstractAcquirable implements DistributedLoc
         if (backendLease == null) {
             return null;
         }
-        Hold hold = service.register(kind, name, backendLease, me, this, null);
+        Hold hold = service.register(request, name, backendLease, me, this, null);
         if (!hold.state().isTerminal()) {
             holds.put(me, hold);
         }
