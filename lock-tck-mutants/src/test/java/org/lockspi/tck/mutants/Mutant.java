@@ -64,6 +64,12 @@ enum Mutant {
             "the reconnection (connectionRestored) not passed on: leases stay UNCERTAIN", "§16.1"),
     REDIS_VALIDITY_UNTRACKED(MutantRuns.RedisValidityUntracked.class, "redis-baseline",
             "confirmedUntilNanos()/validUntilNanos() not tracked (the SPI defaults)", "§18.3"),
+    // a lease time per acquisition (issue #28)
+    REDIS_LEASE_TIME_DROPPED(MutantRuns.RedisLeaseTimeDropped.class, "redis-baseline",
+            "LEASE_TIME declared, the lease time dropped on the way to the server: renewed past its end", "§26.1"),
+    REDIS_LEASE_TIME_CLIENT_ONLY(MutantRuns.RedisLeaseTimeClientOnly.class, "redis-baseline",
+            "the lease time kept by the holder alone (LOST at the end), the server asked without it: the key outlives "
+            + "the end, as a ZooKeeper node would", "§26.1"),
     // one kind or one waiting path only (issue #23: rules extended to every kind and queue shape)
     REDIS_READER_MARK_LEFT(MutantRuns.RedisReaderMarkLeft.class, "redis-baseline",
             "a reader that gives up (timeout) leaves its waiter mark, to expire on its own", "§5.4", "§23.6"),

@@ -304,6 +304,20 @@ final class MutantRuns {
         }
     }
 
+    static final class RedisLeaseTimeDropped extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new RedisMutants.LeaseTimeDropped();
+        }
+    }
+
+    static final class RedisLeaseTimeClientOnly extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new RedisMutants.LeaseTimeClientOnly();
+        }
+    }
+
     static final class RedisValidityUntracked extends OnRedis {
         @Override
         public LockProvider provider() {

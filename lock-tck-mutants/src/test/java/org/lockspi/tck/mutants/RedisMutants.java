@@ -250,6 +250,52 @@ public final class RedisMutants {
     }
 
     /**
+     * LEASE_TIME declared (the real provider's features), but the lease time dropped on the way to the backend: a
+     * lease acquired with one is renewed as any other, held past its end.
+     */
+    public static final class LeaseTimeDropped extends ForwardingProvider {
+        /** For ServiceLoader. */
+        public LeaseTimeDropped() {
+            super("mutant-redis-lease-time-dropped", new RedisLockProvider());
+        }
+
+        @Override
+        protected AcquireRequest request(AcquireRequest request) {
+            return request.withLeaseTime(null);
+        }
+    }
+
+    /**
+     * The lease time kept by the holder alone: its lease turns LOST at the end (validUntilNanos capped from before
+     * the request was sent), but the server is asked without it, and the key is renewed for as long as the holder
+     * lives, as a ZooKeeper node would be: another client waits past the end.
+     */
+    public static final class LeaseTimeClientOnly extends ForwardingProvider {
+        /** For ServiceLoader. */
+        public LeaseTimeClientOnly() {
+            super("mutant-redis-lease-time-client-only", new RedisLockProvider());
+        }
+
+        @Override
+        protected BackendLease acquire(LockBackend backend, AcquireRequest request, Deadline deadline)
+                throws InterruptedException {
+            long sent = System.nanoTime();
+            BackendLease real = backend.acquire(request.withLeaseTime(null), deadline);
+            if (real == null || request.leaseTime().isEmpty()) {
+                return real;
+            }
+            long end = sent + request.leaseTime().get().toNanos();
+            return new Lease(real) {
+                @Override
+                public long validUntilNanos() {
+                    long valid = real.validUntilNanos();
+                    return end - valid < 0 ? end : valid;
+                }
+            };
+        }
+    }
+
+    /**
      * The exclusive release as a plain {@code DEL} of the lock's key, without comparing the owner token: a late
      * release of a lease that was lost meanwhile deletes the next holder's key.
      */
