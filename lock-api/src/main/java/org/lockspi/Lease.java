@@ -76,7 +76,8 @@ public interface Lease extends AutoCloseable {
      * How long this lease stays valid judged locally, without asking the server: the time left before the
      * provider's local validity deadline (the send time of the last confirmed contact with the server plus the
      * session timeout or lease time, less a drift margin). The deadline moves forward while the provider keeps
-     * confirming the lease; once it passes, the lease is {@link LeaseState#LOST}.
+     * confirming the lease; once it passes, the lease is {@link LeaseState#LOST}. For a lease acquired with a lease
+     * time of its own ({@link Acquirable#withLeaseTime(Duration)}) it never moves past the end of that lease time.
      *
      * <p>A held lease of a provider that does not track such a deadline (its leases stay valid until an event
      * says otherwise) returns {@link ChronoUnit#FOREVER}{@code .getDuration()}: "unknown, no local deadline".

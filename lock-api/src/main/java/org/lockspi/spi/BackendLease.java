@@ -51,7 +51,8 @@ public interface BackendLease {
      * lease time, less a margin for clock drift. After it the engine reports the lease {@code LOST}, whether or
      * not the backend has heard of the loss ({@code LOST} is final: a later confirmation does not undo it, and the
      * engine still calls {@link #release()}, which must then delete the lease's state if the session or lease is
-     * in fact still alive). It never moves backwards while the lease is held.
+     * in fact still alive). It never moves backwards while the lease is held. For a request with a lease time
+     * ({@link AcquireRequest#leaseTime()}) it never moves past the granting request's send time plus the lease time.
      *
      * <p>Same threading rules as {@link #isLost()}.
      *
