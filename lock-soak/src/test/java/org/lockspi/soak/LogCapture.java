@@ -23,7 +23,7 @@ final class LogCapture extends AppenderBase<ILoggingEvent> implements AutoClosea
     enum Source {
         /** lockspi's engine and providers ({@code org.lockspi.*} other than the starter's). */
         LOCKSPI,
-        /** The starter's line for a run or call skipped because the lock server failed: one per skipped run. */
+        /** The starter's WARN line for the first run or call of an outage skipped because the lock server failed. */
         STARTER_SKIP,
         /** The starter's other lines ({@code org.lockspi.spring.*}). */
         STARTER,

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -245,14 +247,19 @@ abstract class TwoNodesTestBase {
         leaseB.release();
     }
 
+    private static final Pattern SKIPS_COUNTED = Pattern.compile(
+            " INFO .*the lock server answers again; (\\d+) run\\(s\\) or call\\(s\\) skipped");
+
     @Test
     @ExtendWith(OutputCaptureExtension.class)
-    void scheduledRunsSkippedInAnOutageLogOneWarningLineEach(CapturedOutput output) {
-        ConfigurableApplicationContext a = node("a", "steady");
+    void runsSkippedInAnOutageLogOneWarningLineThenACountWhenTheServerAnswers(CapturedOutput output) {
+        ConfigurableApplicationContext a = node("a", "steady",
+                Map.of("logging.level.org.lockspi.spring.internal.LockspiInterceptor", "DEBUG"));
         Poll.until("runs of both steady jobs", true,
                 () -> !runs("steady").isEmpty() && !runs("steady-locked").isEmpty(), WAIT);
         backend.stopServer();
         try {
+            // the first skip of the outage at WARN, the others at DEBUG: both jobs are seen skipped
             Poll.until("a skipped @ScheduledLock run logged", true, () -> output.getOut().contains(
                     "skipped SteadyJobs.scheduled: lock 'jobs/steady' not acquired, the lock server failed"), WAIT);
             Poll.until("a skipped @Locked(SKIP) run logged", true, () -> output.getOut().contains(
@@ -260,20 +267,34 @@ abstract class TwoNodesTestBase {
         } finally {
             backend.startServer();
         }
-        int before = runs("steady").size();
-        Poll.until("a run once the server is back", true, () -> runs("steady").size() > before, WAIT);
+        Poll.until("the count of the outage's skips once the server answers", true,
+                () -> output.getOut().contains("the lock server answers again; "), WAIT);
         a.close();
         String[] lines = output.getOut().split("\\R");
+        int warn = 0;
         int skipped = 0;
+        long counted = -1;
         for (int i = 0; i < lines.length; i++) {
             if (lines[i].contains("the lock server failed")) {
                 skipped++;
-                assertTrue(lines[i].contains(" WARN "), "logged at WARN: " + lines[i]);
+                if (lines[i].contains(" WARN ")) {
+                    warn++;
+                    assertEquals(1, skipped, "the outage's first skip is the WARN line: " + lines[i]);
+                } else {
+                    assertTrue(lines[i].contains(" DEBUG "), "the skips after the first at DEBUG: " + lines[i]);
+                }
                 String next = i + 1 < lines.length ? lines[i + 1] : "";
                 assertTrue(!next.startsWith("\tat ") && !next.startsWith("Caused by") && !next.startsWith("org."),
                         "one line, no stack trace:\n" + lines[i] + "\n" + next);
             }
+            Matcher m = SKIPS_COUNTED.matcher(lines[i]);
+            if (m.find()) {
+                assertEquals(-1, counted, "one count per outage: " + lines[i]);
+                counted = Long.parseLong(m.group(1));
+            }
         }
+        assertEquals(1, warn, "one WARN line for the outage");
+        assertEquals(skipped, counted, "the count is of every skip of the outage, the WARN one included");
         assertTrue(skipped >= 2, "the skipped runs: " + skipped);
         assertTrue(!output.getOut().contains("Unexpected error occurred in scheduled task"),
                 "no run failed to the scheduler");

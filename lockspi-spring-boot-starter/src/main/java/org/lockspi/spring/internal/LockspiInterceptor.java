@@ -41,6 +41,7 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
 
     private final BeanFactory beans;
     private final LockNames names = new LockNames();
+    private final OutageSkips outageSkips = new OutageSkips();
     private final Map<Method, Durations> durations = new ConcurrentHashMap<>();
     private final Set<ScheduledRun> pending = ConcurrentHashMap.newKeySet(); // kept for lock-at-least-for
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -84,8 +85,7 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
             if (!skip) {
                 throw e;
             }
-            LOG.log(System.Logger.Level.WARNING, "skipped {0}: lock ''{1}'' not acquired, the lock server failed: "
-                    + "{2}", shortName(method), name, oneLine(e));
+            outageSkips.skipped(shortName(method), name, oneLine(e));
             return skipped(method, name);
         } catch (InterruptedException e) {
             if (Arrays.asList(method.getExceptionTypes()).contains(InterruptedException.class)) {
@@ -94,6 +94,7 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
             Thread.currentThread().interrupt();
             throw new LockException("interrupted while waiting for lock '" + name + "' of " + method, e);
         }
+        outageSkips.answered();
         if (acquired.isEmpty()) {
             if (!skip) {
                 throw new LockTimeoutException(name, wait);
@@ -175,10 +176,10 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
             AsyncAcquirable mutex = service.nonReentrantMutex(scheduled.name());
             acquired = (serverBound ? mutex.withLeaseTime(bounds.atMost()) : mutex).tryAcquire();
         } catch (LockConnectionException e) { // an outage: this run is skipped, the next one tries again
-            LOG.log(System.Logger.Level.WARNING, "skipped {0}: lock ''{1}'' not acquired, the lock server failed: "
-                    + "{2}", shortName(method), scheduled.name(), oneLine(e));
+            outageSkips.skipped(shortName(method), scheduled.name(), oneLine(e));
             return null;
         }
+        outageSkips.answered();
         if (acquired.isEmpty()) {
             LOG.log(System.Logger.Level.DEBUG, "skipped {0}: lock ''{1}'' is held", shortName(method),
                     scheduled.name());
