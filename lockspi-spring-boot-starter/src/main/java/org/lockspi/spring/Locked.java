@@ -30,9 +30,11 @@ import java.lang.annotation.Target;
  * interrupt while waiting throws {@link InterruptedException} if the method declares it; otherwise the interrupt
  * flag is set again and {@link org.lockspi.LockException} (unchecked) is thrown with the interrupt as its cause.
  * Connection failures throw as the lock does ({@link org.lockspi.LockConnectionException}) under {@code THROW};
- * under {@code SKIP} the call is skipped as above and logs one line at {@code WARNING} (no stack trace), so a
- * scheduled method does not flood the log during a lock server outage. A skip because the lock is held logs at
- * {@code DEBUG}.
+ * under {@code SKIP} the call is skipped as above. The first such skip of an outage logs one line at
+ * {@code WARNING} (no stack trace), the next ones (of any {@code @Locked} or {@link ScheduledLock} method of the
+ * application) at {@code DEBUG}, and the first acquisition the server answers again logs their count at
+ * {@code INFO}: a scheduled method does not flood the log during a lock server outage. A skip because the lock is
+ * held logs at {@code DEBUG}.
  *
  * <p><b>Stopped on loss.</b> With {@link #stopWork()} {@link org.lockspi.StopWork#WHEN_LOST WHEN_LOST} (or
  * {@code WHEN_NOT_HELD}) the method's thread is interrupted when the lock's lease turns {@code LOST} (or

@@ -12,7 +12,8 @@ import java.lang.annotation.Target;
  * finds it held, or gets a lease that is not {@link org.lockspi.LeaseState#HELD} (granted while its connection was
  * suspended), skips that run. A run skipped because the lock is held logs one line at {@code DEBUG}; one skipped
  * because the lock server failed ({@link org.lockspi.LockConnectionException}) logs one line at {@code WARNING},
- * without a stack trace, and the next run tries again.
+ * without a stack trace, if it is the outage's first skip of the application, else at {@code DEBUG} (the count
+ * follows at {@code INFO} once the server answers, as for {@link Locked}); the next run tries again.
  *
  * <pre>{@code
  * @Scheduled(cron = "0 0 * * * *")
