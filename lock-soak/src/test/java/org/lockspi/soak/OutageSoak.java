@@ -36,8 +36,8 @@ import org.springframework.boot.actuate.health.HealthComponent;
  *       printed;</li>
  *   <li>no WARN line of lockspi or the starter before the first outage; per outage (from its stop to the next
  *       stop) at most {@link #OWN_LINES} per instance of them besides the starter's skipped runs, at most one
- *       skipped-run line per instance (the outage's first skip; the others are at DEBUG), and no stack trace from
- *       either; the client libraries' lines (the ZooKeeper client's reconnection attempts, Curator's background
+ *       skipped-run line per instance from the stop to its first locked call after the return (the outage's first
+ *       skip; the others are at DEBUG), and no stack trace from either; the client libraries' lines (the ZooKeeper client's reconnection attempts, Curator's background
  *       retries) are counted and printed, not bounded: the README says how to quiet them;</li>
  *   <li>during each outage every instance's {@code lockspi} health is {@code SUSPENDED} with the provider and
  *       {@code connection=suspended} in its details while the overall status stays {@code UP}, its
@@ -249,10 +249,14 @@ abstract class OutageSoak {
                 .forEach(l -> failures.add(which + ": a stack trace from lockspi or the starter: " + l));
         Duration recoveryBound = outage.losesLeases ? RECOVERY.plus(leaseSpan()) : RECOVERY;
         for (String instance : outage.health.keySet()) {
-            long skips = figures.skipLines(window, instance);
-            if (skips > 1) { // the outage's first skip; the others at DEBUG, counted when the server answers
-                failures.add(which + ": " + instance + " logged " + skips + " skipped-run WARN lines for "
-                        + outage.firings(instance) + " firings of its job, more than one");
+            // the outage's first skip at WARN, the others at DEBUG until the instance's next grant (its first locked
+            // call after the return); a drop after that is another outage for the starter
+            long recovered = outage.recovery.getOrDefault(instance, -1L);
+            long skips = figures.skipLines(window, instance, recovered < 0 ? outage.next : outage.started + recovered);
+            if (skips > 1) {
+                failures.add(which + ": " + instance + " logged " + skips + " skipped-run WARN lines before its first "
+                        + "locked call after the return (" + outage.firings(instance) + " firings of its job), more "
+                        + "than one");
             }
             HealthComponent health = outage.health.get(instance);
             Map<String, Object> details = health instanceof Health h ? h.getDetails() : Map.of();

@@ -98,10 +98,13 @@ final class SoakFigures {
                 .collect(Collectors.toList());
     }
 
-    /** @return the starter's lines for runs of {@code instance} skipped because the lock server failed */
-    long skipLines(List<LogCapture.Line> window, String instance) {
+    /**
+     * @return the starter's lines for runs of {@code instance} skipped because the lock server failed, logged up to
+     *         {@code until} ({@code System.nanoTime()})
+     */
+    long skipLines(List<LogCapture.Line> window, String instance, long until) {
         return window.stream().filter(l -> l.source() == LogCapture.Source.STARTER_SKIP
-                && l.thread().startsWith(instance + "-scheduling-")).count();
+                && l.thread().startsWith(instance + "-scheduling-") && l.nanos() - until <= 0).count();
     }
 
     /** @return how many batch calls ended with their lease lost in the outage's window */

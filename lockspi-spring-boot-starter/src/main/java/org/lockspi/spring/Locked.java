@@ -32,7 +32,7 @@ import java.lang.annotation.Target;
  * Connection failures throw as the lock does ({@link org.lockspi.LockConnectionException}) under {@code THROW};
  * under {@code SKIP} the call is skipped as above. The first such skip of an outage logs one line at
  * {@code WARNING} (no stack trace), the next ones (of any {@code @Locked} or {@link ScheduledLock} method of the
- * application) at {@code DEBUG}, and the first acquisition the server answers again logs their count at
+ * application) at {@code DEBUG}, and the first acquisition granted after them logs their count at
  * {@code INFO}: a scheduled method does not flood the log during a lock server outage. A skip because the lock is
  * held logs at {@code DEBUG}.
  *

@@ -13,7 +13,7 @@ import java.lang.annotation.Target;
  * suspended), skips that run. A run skipped because the lock is held logs one line at {@code DEBUG}; one skipped
  * because the lock server failed ({@link org.lockspi.LockConnectionException}) logs one line at {@code WARNING},
  * without a stack trace, if it is the outage's first skip of the application, else at {@code DEBUG} (the count
- * follows at {@code INFO} once the server answers, as for {@link Locked}); the next run tries again.
+ * follows at {@code INFO} once a lock is granted again, as for {@link Locked}); the next run tries again.
  *
  * <pre>{@code
  * @Scheduled(cron = "0 0 * * * *")

@@ -248,11 +248,11 @@ abstract class TwoNodesTestBase {
     }
 
     private static final Pattern SKIPS_COUNTED = Pattern.compile(
-            " INFO .*the lock server answers again; (\\d+) run\\(s\\) or call\\(s\\) skipped");
+            " INFO .*the lock server grants again; (\\d+) run\\(s\\) or call\\(s\\) skipped");
 
     @Test
     @ExtendWith(OutputCaptureExtension.class)
-    void runsSkippedInAnOutageLogOneWarningLineThenACountWhenTheServerAnswers(CapturedOutput output) {
+    void runsSkippedInAnOutageLogOneWarningLineThenACountWhenALockIsGrantedAgain(CapturedOutput output) {
         ConfigurableApplicationContext a = node("a", "steady",
                 Map.of("logging.level.org.lockspi.spring.internal.LockspiInterceptor", "DEBUG"));
         Poll.until("runs of both steady jobs", true,
@@ -267,8 +267,8 @@ abstract class TwoNodesTestBase {
         } finally {
             backend.startServer();
         }
-        Poll.until("the count of the outage's skips once the server answers", true,
-                () -> output.getOut().contains("the lock server answers again; "), WAIT);
+        Poll.until("the count of the outage's skips once a lock is granted again", true,
+                () -> output.getOut().contains("the lock server grants again; "), WAIT);
         a.close();
         String[] lines = output.getOut().split("\\R");
         int warn = 0;

@@ -94,7 +94,6 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
             Thread.currentThread().interrupt();
             throw new LockException("interrupted while waiting for lock '" + name + "' of " + method, e);
         }
-        outageSkips.answered();
         if (acquired.isEmpty()) {
             if (!skip) {
                 throw new LockTimeoutException(name, wait);
@@ -102,6 +101,7 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
             LOG.log(System.Logger.Level.DEBUG, "skipped {0}: lock ''{1}'' is held", shortName(method), name);
             return skipped(method, name);
         }
+        outageSkips.granted();
         try (Lease lease = acquired.get()) {
             lease.checkValid();
             return proceed(invocation, lease, locked.stopWork());
@@ -179,12 +179,12 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
             outageSkips.skipped(shortName(method), scheduled.name(), oneLine(e));
             return null;
         }
-        outageSkips.answered();
         if (acquired.isEmpty()) {
             LOG.log(System.Logger.Level.DEBUG, "skipped {0}: lock ''{1}'' is held", shortName(method),
                     scheduled.name());
             return null;
         }
+        outageSkips.granted();
         ScheduledRun run = new ScheduledRun(acquired.get(), Thread.currentThread(), scheduled.name());
         if (!acquired.get().isHeld()) { // granted while the connection was suspended: not a lock to run under
             LOG.log(System.Logger.Level.WARNING, "skipped {0}: lock ''{1}'' granted {2}", shortName(method),
