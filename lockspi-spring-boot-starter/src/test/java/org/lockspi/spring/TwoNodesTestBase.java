@@ -278,8 +278,7 @@ abstract class TwoNodesTestBase {
             if (lines[i].contains("the lock server failed")) {
                 skipped++;
                 if (lines[i].contains(" WARN ")) {
-                    warn++;
-                    assertEquals(1, skipped, "the outage's first skip is the WARN line: " + lines[i]);
+                    warn++; // the outage's first skip (two threads' lines may come out in either order)
                 } else {
                     assertTrue(lines[i].contains(" DEBUG "), "the skips after the first at DEBUG: " + lines[i]);
                 }
