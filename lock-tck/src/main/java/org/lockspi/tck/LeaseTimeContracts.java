@@ -15,7 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
@@ -37,6 +37,7 @@ import org.lockspi.tck.internal.Contenders;
 import org.lockspi.tck.internal.Figures;
 import org.lockspi.tck.internal.Kind;
 import org.lockspi.tck.internal.StateRecorder;
+import org.lockspi.tck.internal.Workers;
 
 /**
  * §26 A lease time per acquisition ({@link Acquirable#withLeaseTime(Duration)}, {@link LockFeature#LEASE_TIME}): the
@@ -138,91 +139,100 @@ public interface LeaseTimeContracts extends TckContext {
         long[] acquired = new long[n]; // the granting request was sent between asked and acquired
         StateRecorder[] recorders = new StateRecorder[n];
         AtomicLong[] lostAt = new AtomicLong[n];
-        List<CompletableFuture<long[]>> waits = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            names[i] = uniqueName("lease-time-" + i);
-            Acquirable lock = holders.get(i).apply(holderClient, names[i]);
-            asked[i] = System.nanoTime();
-            leases[i] = ways.get(i).acquire(lock, leaseTime);
-            acquired[i] = System.nanoTime();
-            Lease lease = leases[i];
-            assertEquals(LeaseState.HELD, lease.state(), labels.get(i) + ": the lease, just acquired");
-            Duration left = lease.validFor();
-            assertTrue(left.compareTo(Duration.ZERO) > 0 && left.compareTo(leaseTime) <= 0, labels.get(i)
-                    + ": validFor() of a lease with lease time " + leaseTime + " is positive and at most it: " + left);
-            recorders[i] = new StateRecorder();
-            AtomicLong lost = new AtomicLong();
-            lostAt[i] = lost;
-            lease.addListener((l, from, to) -> {
-                if (to == LeaseState.LOST) {
-                    lost.compareAndSet(0, System.nanoTime());
-                }
-            });
-            lease.addListener(recorders[i]);
-            Acquirable other = others.get(i).apply(otherClient, names[i]);
-            Duration wait = leaseTime.plus(LEASE_TIME_SLACK).plus(crashReleaseBound());
-            CompletableFuture<long[]> granted = new CompletableFuture<>();
-            Thread waiter = new Thread(() -> {
-                try {
+        try (Workers pool = new Workers(n)) { // the other client's waits; a failed test leaves none running
+            List<Future<long[]>> waits = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                names[i] = uniqueName("lease-time-" + i);
+                Acquirable lock = holders.get(i).apply(holderClient, names[i]);
+                asked[i] = System.nanoTime();
+                leases[i] = ways.get(i).acquire(lock, leaseTime);
+                acquired[i] = System.nanoTime();
+                Lease lease = leases[i];
+                assertEquals(LeaseState.HELD, lease.state(), labels.get(i) + ": the lease, just acquired");
+                Duration left = lease.validFor();
+                assertTrue(left.compareTo(Duration.ZERO) > 0 && left.compareTo(leaseTime) <= 0, labels.get(i)
+                        + ": validFor() of a lease with lease time " + leaseTime + " is positive and at most it: " + left);
+                recorders[i] = new StateRecorder();
+                AtomicLong lost = new AtomicLong();
+                lostAt[i] = lost;
+                lease.addListener((l, from, to) -> {
+                    if (to == LeaseState.LOST) {
+                        lost.compareAndSet(0, System.nanoTime());
+                    }
+                });
+                lease.addListener(recorders[i]);
+                Acquirable other = others.get(i).apply(otherClient, names[i]);
+                Duration wait = leaseTime.plus(LEASE_TIME_SLACK).plus(crashReleaseBound());
+                waits.add(pool.submit(() -> {
                     Lease got = other.acquire(wait);
                     long at = System.nanoTime();
                     LeaseState firstThen = lease.state(); // the holder's lease, at the instant the other holds
                     long token = provider().features().contains(LockFeature.FENCING_TOKENS) ? got.fencingToken() : -1;
                     got.release();
-                    granted.complete(new long[] {at, firstThen.ordinal(), token});
-                } catch (Throwable e) {
-                    granted.completeExceptionally(e);
-                }
-            }, "lease-time-other-" + i);
-            waiter.setDaemon(true);
-            waiter.start();
-            waits.add(granted);
-        }
-        // at 0.75 L: renewed where the provider renews, not yet ended, the other still waiting
-        long check = asked[n - 1] + leaseTime.multipliedBy(3).dividedBy(4).toNanos();
-        TimeUnit.NANOSECONDS.sleep(Math.max(0, check - System.nanoTime()));
-        for (int i = 0; i < n; i++) {
-            long elapsed = System.nanoTime() - acquired[i];
-            assertNotEquals(LeaseState.LOST, leases[i].state(), labels.get(i) + ": LOST before its lease time ended, "
-                    + "after " + elapsed / 1_000_000 + " ms of " + leaseTime);
-            Duration left = leases[i].validFor();
-            assertTrue(left.compareTo(leaseTime.minusNanos(elapsed)) <= 0, labels.get(i) + ": validFor() "
-                    + left + " reaches beyond the end of the lease time, " + (leaseTime.toNanos() - elapsed) / 1_000_000
-                    + " ms away");
-            assertTrue(!waits.get(i).isDone(), labels.get(i) + ": the other client got the lock before the lease "
-                    + "time ended: " + (waits.get(i).isCompletedExceptionally() ? "failed" : "granted"));
-        }
-        StringBuilder figures = new StringBuilder("lease time L=" + leaseTime.toMillis() + " ms:");
-        for (int i = 0; i < n; i++) {
-            long end = acquired[i] + leaseTime.toNanos(); // the latest the lease time can end
-            recorders[i].awaitChangeTo(LeaseState.LOST, Duration.ofNanos(Math.max(0, end - System.nanoTime()))
-                    .plus(LEASE_TIME_SLACK).plus(BOUND));
-            long lost = lostAt[i].get();
-            assertTrue(lost - end <= LEASE_TIME_SLACK.toNanos(), labels.get(i) + ": LOST " + (lost - end) / 1_000_000
-                    + " ms after the end of the lease time, more than " + LEASE_TIME_SLACK.toMillis() + " ms");
-            List<String> changes = recorders[i].changes();
-            assertTrue(changes.get(changes.size() - 1).endsWith("->LOST")
-                    && changes.stream().filter(c -> c.endsWith("->LOST")).count() == 1,
-                    labels.get(i) + ": LOST once and last: " + changes);
-            long[] got = granted(waits.get(i), end + leaseTimeHandOver().plus(BOUND).toNanos(), labels.get(i));
-            assertEquals(LeaseState.LOST, LeaseState.values()[(int) got[1]], labels.get(i) + ": the other client "
-                    + "held the lock while the first lease was not yet LOST");
-            assertTrue(got[0] - end <= leaseTimeHandOver().toNanos(), labels.get(i) + ": the other client got the "
-                    + "lock " + (got[0] - end) / 1_000_000 + " ms after the end of the lease time, more than "
-                    + leaseTimeHandOver().toMillis() + " ms: the server kept it past the end");
-            if (provider().features().contains(LockFeature.FENCING_TOKENS)) {
-                assertTrue(got[2] > leases[i].fencingToken(), labels.get(i) + ": the other client's token " + got[2]
-                        + " is greater than the first's " + leases[i].fencingToken());
+                    return new long[] {at, firstThen.ordinal(), token};
+                }));
             }
-            leases[i].release(); // late, of a LOST lease: no exception, nothing of the other's touched
-            figures.append(String.format(java.util.Locale.ROOT, " %s LOST at end%+d ms, other's grant at end%+d ms;",
-                    labels.get(i), (lost - end) / 1_000_000, (got[0] - end) / 1_000_000));
+            // at 0.75 L: renewed where the provider renews, not yet ended, the other still waiting
+            long check = asked[n - 1] + leaseTime.multipliedBy(3).dividedBy(4).toNanos();
+            TimeUnit.NANOSECONDS.sleep(Math.max(0, check - System.nanoTime()));
+            for (int i = 0; i < n; i++) {
+                long elapsed = System.nanoTime() - acquired[i];
+                assertNotEquals(LeaseState.LOST, leases[i].state(), labels.get(i) + ": LOST before its lease time ended, "
+                        + "after " + elapsed / 1_000_000 + " ms of " + leaseTime);
+                Duration left = leases[i].validFor();
+                assertTrue(left.compareTo(leaseTime.minusNanos(elapsed)) <= 0, labels.get(i) + ": validFor() "
+                        + left + " reaches beyond the end of the lease time, " + (leaseTime.toNanos() - elapsed) / 1_000_000
+                        + " ms away");
+                Future<long[]> early = waits.get(i);
+                String label = labels.get(i);
+                assertTrue(!early.isDone(), () -> label + ": the other client got the lock before the lease time ended: "
+                        + outcome(early));
+            }
+            StringBuilder figures = new StringBuilder("lease time L=" + leaseTime.toMillis() + " ms:");
+            for (int i = 0; i < n; i++) {
+                long end = acquired[i] + leaseTime.toNanos(); // the latest the lease time can end
+                recorders[i].awaitChangeTo(LeaseState.LOST, Duration.ofNanos(Math.max(0, end - System.nanoTime()))
+                        .plus(LEASE_TIME_SLACK).plus(BOUND));
+                long lost = lostAt[i].get();
+                assertTrue(lost - end <= LEASE_TIME_SLACK.toNanos(), labels.get(i) + ": LOST " + (lost - end) / 1_000_000
+                        + " ms after the end of the lease time, more than " + LEASE_TIME_SLACK.toMillis() + " ms");
+                List<String> changes = recorders[i].changes();
+                assertTrue(changes.get(changes.size() - 1).endsWith("->LOST")
+                        && changes.stream().filter(c -> c.endsWith("->LOST")).count() == 1,
+                        labels.get(i) + ": LOST once and last: " + changes);
+                long[] got = granted(waits.get(i), end + leaseTimeHandOver().plus(BOUND).toNanos(), labels.get(i));
+                assertEquals(LeaseState.LOST, LeaseState.values()[(int) got[1]], labels.get(i) + ": the other client "
+                        + "held the lock while the first lease was not yet LOST");
+                assertTrue(got[0] - end <= leaseTimeHandOver().toNanos(), labels.get(i) + ": the other client got the "
+                        + "lock " + (got[0] - end) / 1_000_000 + " ms after the end of the lease time, more than "
+                        + leaseTimeHandOver().toMillis() + " ms: the server kept it past the end");
+                if (provider().features().contains(LockFeature.FENCING_TOKENS)) {
+                    assertTrue(got[2] > leases[i].fencingToken(), labels.get(i) + ": the other client's token " + got[2]
+                            + " is greater than the first's " + leases[i].fencingToken());
+                }
+                leases[i].release(); // late, of a LOST lease: no exception, nothing of the other's touched
+                figures.append(String.format(java.util.Locale.ROOT, " %s LOST at end%+d ms, other's grant at end%+d ms;",
+                        labels.get(i), (lost - end) / 1_000_000, (got[0] - end) / 1_000_000));
+            }
+            Figures.print("§26.1", provider().name(), leaseSpan(), figures.toString());
         }
-        Figures.print("§26.1", provider().name(), leaseSpan(), figures.toString());
         if (backend().capabilities().contains(TckBackend.Capability.INSPECT)) {
             for (int i = 0; i < n; i++) {
                 assertEquals(List.of(), backend().residue(names[i]), labels.get(i) + ": nothing left");
             }
+        }
+    }
+
+    /** @return how the other client's wait of §26.1, already done, ended: granted, or failed with its cause */
+    private static String outcome(Future<long[]> done) {
+        try {
+            done.get();
+            return "granted";
+        } catch (java.util.concurrent.ExecutionException e) {
+            return "failed: " + e.getCause();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
         }
     }
 
@@ -231,7 +241,7 @@ public interface LeaseTimeContracts extends TckContext {
      *         its token
      * @throws AssertionError if it failed or did not end by {@code by} (nanoTime)
      */
-    private static long[] granted(CompletableFuture<long[]> wait, long by, String label) throws InterruptedException {
+    private static long[] granted(Future<long[]> wait, long by, String label) throws InterruptedException {
         try {
             return wait.get(Math.max(0, by - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
