@@ -48,5 +48,12 @@ public enum LockFeature {
      * frees the lock by then on its own clock, for another client to take. A provider whose server can only end
      * an acquisition with its holder's session (ZooKeeper's ephemeral nodes) lacks it.
      */
-    LEASE_TIME
+    LEASE_TIME,
+    /**
+     * {@link LockService#revoke(String, long, java.time.Duration)}: an operator ends another client's lease by its
+     * fencing token. The holder's service must have opted in ({@link Locks#REVOCABLE_PARAMETER}); its lease turns
+     * {@link LeaseState#LOST} within the provider's revocation bound, its listeners are told, and only then does the
+     * lock pass on. Needs {@link #FENCING_TOKENS} and {@link #INSPECTION}.
+     */
+    REVOCATION
 }

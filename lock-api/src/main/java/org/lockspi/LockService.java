@@ -173,6 +173,72 @@ public interface LockService extends AutoCloseable {
      */
     java.util.List<String> list(String prefix);
 
+    // ---- revocation (spec section 27) --------------------------------------------------------------------------
+
+    /**
+     * Ends another client's lease on lock {@code name}, found by its fencing token (as {@link #inspect(String)}
+     * shows it), as {@link #revoke(String, long, java.time.Duration, String)} with this process as the requester
+     * ({@code user@host pid N}).
+     *
+     * @param name         the lock's name
+     * @param fencingToken the token of the lease to end, at least 0
+     * @param timeout      how long to wait for the holder to let go
+     * @return {@code true} if the holder let go, {@code false} if no holder of the lock has that token
+     * @throws NullPointerException          if {@code name} or {@code timeout} is null
+     * @throws IllegalArgumentException      if {@code name} is not a lock name, the token is negative, or the
+     *                                       timeout is negative or too long
+     * @throws UnsupportedOperationException if the provider lacks {@link LockFeature#REVOCATION}
+     * @throws IllegalStateException         if the holder's service did not opt in to revocation, or this service is
+     *                                       closed
+     * @throws LockTimeoutException          if the holder still holds after {@code timeout}
+     * @throws LockConnectionException       if the server cannot be reached or a request failed
+     * @throws LockException                 if the thread was interrupted (its flag set again)
+     */
+    default boolean revoke(String name, long fencingToken, java.time.Duration timeout) {
+        return revoke(name, fencingToken, timeout, org.lockspi.internal.Requester.ofThisProcess());
+    }
+
+    /**
+     * Ends another client's lease on lock {@code name}, found by its fencing token, for an operator with a stuck
+     * holder ({@link LockFeature#REVOCATION}, spec §27). Any client may ask; the holder must have opted in
+     * ({@link Locks#REVOCABLE_PARAMETER} on its service), and the server's own access control (ZooKeeper ACLs,
+     * Redis ACL users, database grants) still decides who may write the request.
+     *
+     * <p>What happens, in order: the request is written to the server beside the holder's state; the holder's
+     * client sees it within the provider's revocation bound (a watch or its next renewal), turns the lease
+     * {@link LeaseState#LOST} with the reason "revoked at the request of <i>requestedBy</i>", tells its listeners,
+     * and only then frees the lock; the next waiter gets it with a greater fencing token. A holder whose client is
+     * dead or cut off never hears of the request: its lock passes on when its session or lease ends, as for any
+     * crashed holder, never while that client may still believe it holds. This call logs one audit line (logger
+     * {@code org.lockspi.audit}, level {@code WARNING}: who asked, which lock, which token, the outcome) and waits,
+     * reading the lock's state, until the holder has let go or {@code timeout} elapsed.
+     *
+     * <p>Revocation ends one acquisition: a holder that acquired the lock again holds it with a new token. A nested
+     * (reentrant) acquisition ends with its outer one.
+     *
+     * @param name         the lock's name, checked like every other name
+     * @param fencingToken the token of the lease to end, at least 0
+     * @param timeout      how long to wait for the holder to let go; {@code 0} asks and checks once
+     * @param requestedBy  who asks, for the audit line and the holder's loss reason (an operator's name, a
+     *                     principal); not blank, at most 200 characters, no line breaks
+     * @return {@code true} if the holder let go, {@code false} if no holder of the lock has that token (it has
+     *         released, or the token is wrong); nothing is written then
+     * @throws NullPointerException          if an argument is null
+     * @throws IllegalArgumentException      if {@code name} is not a lock name, the token is negative, the timeout is
+     *                                       negative or too long, or {@code requestedBy} is blank, too long or has
+     *                                       a line break
+     * @throws UnsupportedOperationException if the provider lacks {@link LockFeature#REVOCATION}
+     * @throws IllegalStateException         if the holder's service did not opt in to revocation (nothing is written
+     *                                       then), or this service is closed
+     * @throws LockTimeoutException          if the holder still holds after {@code timeout}: the request stays and
+     *                                       the holder is told when its client next hears from the server
+     * @throws LockConnectionException       if the server cannot be reached or a request failed
+     * @throws LockException                 if the thread was interrupted while waiting (its flag set again)
+     */
+    default boolean revoke(String name, long fencingToken, java.time.Duration timeout, String requestedBy) {
+        throw new UnsupportedOperationException(getClass().getName() + " revokes no leases: " + this);
+    }
+
     /** @return the name of the provider serving this service */
     String providerName();
 

@@ -2,7 +2,10 @@ package org.lockspi;
 
 import java.time.Duration;
 
-/** Thrown by {@link Acquirable#acquire(Duration)} when the timeout elapsed before the lock was acquired. */
+/**
+ * Thrown by {@link Acquirable#acquire(Duration)} when the timeout elapsed before the lock was acquired, and by
+ * {@link LockService#revoke(String, long, Duration, String)} when the holder did not let go in time.
+ */
 public class LockTimeoutException extends LockException {
     private static final long serialVersionUID = 1L;
 
@@ -14,6 +17,15 @@ public class LockTimeoutException extends LockException {
      */
     public LockTimeoutException(String name, Duration timeout) {
         super("lock '" + name + "' not acquired within " + timeout);
+        this.timeout = timeout;
+    }
+
+    /**
+     * @param timeout the timeout that elapsed
+     * @param message what was not done within it
+     */
+    public LockTimeoutException(Duration timeout, String message) {
+        super(message);
         this.timeout = timeout;
     }
 

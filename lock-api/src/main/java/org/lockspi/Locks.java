@@ -53,6 +53,16 @@ public final class Locks {
      */
     public static final String FAIL_FAST_PARAMETER = "failFast";
 
+    /**
+     * The URI parameter, understood by the engine for every provider, by which a service lets operators revoke its
+     * leases ({@link LockService#revoke(String, long, java.time.Duration)}): {@value}. {@code true} or
+     * {@code false}, default {@code false}. Every lease the service acquires while it is {@code true} is marked
+     * revocable on the server and watched for a revocation request; a lease of a service without it is never
+     * revoked (the request is refused at once). Where the provider lacks {@link LockFeature#REVOCATION},
+     * {@code true} is refused when the service is opened.
+     */
+    public static final String REVOCABLE_PARAMETER = "revocable";
+
     private Locks() {
     }
 

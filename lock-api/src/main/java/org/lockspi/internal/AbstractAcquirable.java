@@ -47,7 +47,8 @@ abstract class AbstractAcquirable extends BaseAcquirable<LeaseImpl> {
             throw new InterruptedException("interrupted before acquiring " + request);
         }
         try {
-            return service.failFast.run(request, deadline, () -> service.backend().acquire(request, deadline));
+            AcquireRequest sent = service.revocable ? request.revocable() : request;
+            return service.failFast.run(sent, deadline, () -> service.backend().acquire(sent, deadline));
         } catch (InterruptedException e) {
             Thread.interrupted(); // the API promises a cleared flag, whatever the backend left
             throw e;

@@ -62,12 +62,15 @@ final class EngineService implements LockService {
     private long timerDue = Long.MAX_VALUE;
     private final AsyncWaits async;
     final FailFast failFast;
+    /** Whether this service's acquisitions are sent revocable (spec §27). */
+    final boolean revocable;
     /** The outage under way (for the log): when it began, how many leases it made UNCERTAIN and LOST; by guard. */
     private long outageStart;
     private int outageUncertain;
     private int outageLost;
 
-    EngineService(LockProvider provider, String description, java.time.Duration failFast) {
+    EngineService(LockProvider provider, String description, java.time.Duration failFast, boolean revocable) {
+        this.revocable = revocable;
         this.provider = provider;
         this.description = description;
         this.features = Set.copyOf(provider.features());
@@ -199,6 +202,14 @@ final class EngineService implements LockService {
         checkOpen();
         requireFeature(LockFeature.INSPECTION, "inspection");
         return Inspection.list(backend, prefix, description);
+    }
+
+    @Override
+    public boolean revoke(String name, long fencingToken, java.time.Duration timeout, String requestedBy) {
+        LockKeys.key(name);
+        checkOpen();
+        requireFeature(LockFeature.REVOCATION, "revocation");
+        return Revocation.revoke(backend, name, fencingToken, timeout, requestedBy, description);
     }
 
     @Override

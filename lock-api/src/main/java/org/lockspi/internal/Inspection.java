@@ -97,11 +97,11 @@ final class Inspection {
         return List.copyOf(names);
     }
 
-    private interface Read<T> {
+    interface Read<T> {
         T run() throws InterruptedException;
     }
 
-    private static <T> T call(Read<T> read, String what, String description) {
+    static <T> T call(Read<T> read, String what, String description) {
         try {
             return read.run();
         } catch (InterruptedException e) {

@@ -15,12 +15,18 @@ public final class AcquireRequest {
     private final int permits;
     private final BackendLease heldWrite;
     private final Duration leaseTime;
+    private final boolean revocable;
 
     private AcquireRequest(LockKind kind, String name, int permits, BackendLease heldWrite) {
         this(kind, name, permits, heldWrite, null);
     }
 
     private AcquireRequest(LockKind kind, String name, int permits, BackendLease heldWrite, Duration leaseTime) {
+        this(kind, name, permits, heldWrite, leaseTime, false);
+    }
+
+    private AcquireRequest(LockKind kind, String name, int permits, BackendLease heldWrite, Duration leaseTime,
+                           boolean revocable) {
         this.kind = Objects.requireNonNull(kind, "kind");
         this.name = Objects.requireNonNull(name, "name");
         if (permits < 1) {
@@ -35,6 +41,7 @@ public final class AcquireRequest {
         this.permits = permits;
         this.heldWrite = heldWrite;
         this.leaseTime = leaseTime;
+        this.revocable = revocable;
     }
 
     /**
@@ -108,7 +115,29 @@ public final class AcquireRequest {
      * @throws IllegalArgumentException if {@code leaseTime} is zero or negative
      */
     public AcquireRequest withLeaseTime(Duration leaseTime) {
-        return new AcquireRequest(kind, name, permits, heldWrite, leaseTime);
+        return new AcquireRequest(kind, name, permits, heldWrite, leaseTime, revocable);
+    }
+
+    /**
+     * This request, marked revocable: the engine sends every request of a service opened with
+     * {@code revocable=true} so ({@code LockFeature.REVOCATION}), and only to a provider that declares the feature.
+     *
+     * @return the request, revocable
+     */
+    public AcquireRequest revocable() {
+        return revocable ? this : new AcquireRequest(kind, name, permits, heldWrite, leaseTime, true);
+    }
+
+    /**
+     * Whether operators may revoke this acquisition ({@code LockService.revoke}). A backend that declares
+     * {@code REVOCATION} keeps the mark with the acquisition's state on the server, so that a revocation of a lease
+     * without it is refused at once, and watches a revocable lease for requests (see
+     * {@link LockBackend#revoke(String, long, String)}).
+     *
+     * @return whether the acquisition may be revoked
+     */
+    public boolean isRevocable() {
+        return revocable;
     }
 
     /**
@@ -140,6 +169,7 @@ public final class AcquireRequest {
     public String toString() {
         // the application's name, not the key, so that messages show what the application asked for
         return kind + " '" + LockKeys.nameOrKey(name) + "'" + (kind == LockKind.SEMAPHORE ? " permits=" + permits : "")
-                + (heldWrite != null ? " (downgrade)" : "") + (leaseTime != null ? " leaseTime=" + leaseTime : "");
+                + (heldWrite != null ? " (downgrade)" : "") + (leaseTime != null ? " leaseTime=" + leaseTime : "")
+                + (revocable ? " revocable" : "");
     }
 }

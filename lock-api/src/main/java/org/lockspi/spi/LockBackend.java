@@ -67,6 +67,39 @@ public interface LockBackend extends AutoCloseable {
     }
 
     /**
+     * Writes a revocation request for the holder of lock {@code name} whose lease has {@code fencingToken}
+     * ({@code LockService.revoke}, {@code LockFeature.REVOCATION}), and returns without waiting for the holder: the
+     * engine then reads {@link #inspect(String)} until the token is gone. Called concurrently from many threads.
+     *
+     * <p>A provider that declares the feature must:
+     * <ul>
+     *   <li>write nothing and return {@code false} if no holder of the lock has the token now;</li>
+     *   <li>write nothing and throw {@link IllegalStateException} if that holder's acquisition was not
+     *       {@link AcquireRequest#isRevocable() revocable} (the mark is kept with the holder's state on the server);</li>
+     *   <li>otherwise put the request where the holder's client sees it within the provider's revocation bound
+     *       while it is connected (a watch on the holder's node, its next renewal), carrying {@code requestedBy};</li>
+     *   <li>never free the lock itself: on the holder's side the backend, once it sees the request for one of its
+     *       leases, marks it {@link BackendLease#isLost() lost}, calls
+     *       {@link BackendEvents#leaseLost(BackendLease, String)} with {@code "revoked at the request of "} and the
+     *       requester, and only then frees the acquisition's state as {@link BackendLease#release()} would (a later
+     *       {@code release()} of it does nothing). A holder that never sees the request keeps the lock until its
+     *       session or lease ends.</li>
+     * </ul>
+     *
+     * @param name         the lock's backend key
+     * @param fencingToken the token of the lease to end, at least 0
+     * @param requestedBy  who asks, checked by the engine (not blank, no line breaks, at most 200 characters)
+     * @return whether a holder with that token was found and asked
+     * @throws UnsupportedOperationException     by default: the provider does not declare REVOCATION
+     * @throws IllegalStateException             if the holder did not opt in, or the backend is closed
+     * @throws InterruptedException              if the thread was interrupted
+     * @throws org.lockspi.LockConnectionException if the server cannot be reached or the request failed
+     */
+    default boolean revoke(String name, long fencingToken, String requestedBy) throws InterruptedException {
+        throw new UnsupportedOperationException("this backend does not support revocation (REVOCATION)");
+    }
+
+    /**
      * Closes the connection and stops the backend's threads; the server frees every lease (ZooKeeper: the session
      * ends; Redis: the keys are deleted). Waiting acquisitions fail. Idempotent.
      */

@@ -13,7 +13,7 @@ import org.lockspi.internal.Engine;
  * semantics, exactly as one opened by {@code Locks.open}.
  *
  * <p>A provider whose application-client form takes parameters as a URI query ({@code "leaseTime=10s"}) accepts the
- * engine's parameters there as a URI does ({@link Locks#FAIL_FAST_PARAMETER}): it parses its own from
+ * engine's parameters there as a URI does ({@link Locks#FAIL_FAST_PARAMETER}, {@link Locks#REVOCABLE_PARAMETER}): it parses its own from
  * {@link #providerParameters(String)} and passes the whole query to
  * {@link #create(LockProvider, String, String, Function)}.
  */
@@ -53,7 +53,7 @@ public final class LockServices {
         Objects.requireNonNull(parameters, "parameters");
         String query = parameters.startsWith("?") ? parameters.substring(1) : parameters;
         LockUri engine = LockUri.parse("engine://parameters" + (query.isEmpty() ? "" : "?" + query));
-        return Engine.open(provider, description, Engine.failFast(engine), opener);
+        return Engine.open(provider, description, Engine.failFast(engine), Engine.revocable(engine), opener);
     }
 
     /**
@@ -68,7 +68,7 @@ public final class LockServices {
         for (String pair : query.split("&", -1)) {
             int eq = pair.indexOf('=');
             String name = eq < 0 ? pair : pair.substring(0, eq);
-            if (!name.equals(Locks.FAIL_FAST_PARAMETER)) {
+            if (!name.equals(Locks.FAIL_FAST_PARAMETER) && !name.equals(Locks.REVOCABLE_PARAMETER)) {
                 rest.add(pair);
             }
         }

@@ -145,6 +145,11 @@ public final class InstrumentedService implements LockService {
 
     /** Inspection reads the server's view; it is not instrumented. */
     @Override
+    public boolean revoke(String name, long fencingToken, java.time.Duration timeout, String requestedBy) {
+        return delegate.revoke(name, fencingToken, timeout, requestedBy);
+    }
+
+    @Override
     public org.lockspi.LockInfo inspect(String name) {
         return delegate.inspect(name);
     }

@@ -28,7 +28,8 @@ public final class ProviderParameters {
 
     private static final String PREFIX = "lockspi.parameters.";
     /** The engine's own parameters, which every provider takes. */
-    private static final Set<String> ENGINE_PARAMETERS = Set.of(Locks.PROVIDER_PARAMETER, Locks.FAIL_FAST_PARAMETER);
+    private static final Set<String> ENGINE_PARAMETERS = Set.of(Locks.PROVIDER_PARAMETER, Locks.FAIL_FAST_PARAMETER,
+            Locks.REVOCABLE_PARAMETER);
 
     private ProviderParameters() {
     }
