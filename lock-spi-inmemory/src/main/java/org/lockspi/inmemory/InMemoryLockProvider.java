@@ -48,6 +48,9 @@ import org.lockspi.spi.LockUri;
  * the space frees the lock when it is next looked at (an acquisition of it, a waiter for it, which wakes at that
  * instant, an inspection), telling the holder's service before it grants the next waiter.
  *
+ * <p>A revocation ({@link LockFeature#REVOCATION}) of a lease whose service opted in turns it {@code LOST}, tells its
+ * service and grants the next waiters in one step under the space's lock: its bound is the call itself.
+ *
  * <h2>Not declared</h2>
  * {@link LockFeature#CRASH_RELEASE} (a holder's process is this JVM; nothing survives its death, and no other
  * process can reach the space), {@link LockFeature#LEASE_RENEWAL} (nothing to renew: a lease is held until it is
@@ -63,7 +66,8 @@ public final class InMemoryLockProvider implements LockProvider {
     private static final Set<LockFeature> FEATURES = Collections.unmodifiableSet(EnumSet.of(
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
             LockFeature.SEMAPHORE, LockFeature.FAIR, LockFeature.HERD_FREE, LockFeature.FENCING_TOKENS,
-            LockFeature.LOST_NOTIFICATION, LockFeature.INSPECTION, LockFeature.LEASE_TIME));
+            LockFeature.LOST_NOTIFICATION, LockFeature.INSPECTION, LockFeature.LEASE_TIME,
+            LockFeature.REVOCATION));
     private static final String VERSION = loadVersion();
 
     /** For {@link java.util.ServiceLoader}; cheap, begins no space. */

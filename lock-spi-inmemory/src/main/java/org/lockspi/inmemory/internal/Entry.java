@@ -26,6 +26,8 @@ public final class Entry implements BackendLease {
     volatile boolean lost;
     /** The lease time the acquisition asked for, in nanoseconds; 0 for none. */
     final long leaseTimeNanos;
+    /** Whether operators may revoke it: its service opted in (spec §27). */
+    final boolean revocable;
     /** When a lease time ends the grant (nanoTime), set when granted; Long.MAX_VALUE without one. */
     volatile long endNanos = Long.MAX_VALUE;
 
@@ -37,6 +39,7 @@ public final class Entry implements BackendLease {
         this.permits = request.permits();
         this.seq = seq;
         this.leaseTimeNanos = request.leaseTime().map(java.time.Duration::toNanos).orElse(0L);
+        this.revocable = request.isRevocable();
     }
 
     /** @return the instant its lease time ends it, the space's and the engine's deadline at once */

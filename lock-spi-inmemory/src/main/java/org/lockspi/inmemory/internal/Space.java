@@ -288,6 +288,39 @@ public final class Space {
     }
 
     /**
+     * The server side of {@code LockBackend.revoke}: the holder with the token turns lost and its client is told,
+     * and only then is its entry removed and the next waiters granted, all under the space's lock, so no other
+     * client holds before the holder's lease reads {@code LOST}. Safe to tell the client under the lock, as in
+     * {@link #endLeaseTimes}.
+     *
+     * @return whether a holder had the token
+     * @throws IllegalStateException if that holder is not revocable, or the asker's client is closed
+     */
+    boolean revoke(SpaceClient asker, String key, long token, String requestedBy) {
+        lock.lock();
+        try {
+            checkUsable(asker);
+            endLeaseTimes(key, asker.conduct());
+            Entry holder = queues.getOrDefault(key, List.of()).stream().filter(e -> e.granted && e.token == token)
+                    .findFirst().orElse(null);
+            if (holder == null) {
+                return false;
+            }
+            if (!holder.revocable) {
+                throw new IllegalStateException("the holder of '" + org.lockspi.spi.LockKeys.nameOrKey(key)
+                        + "' with token " + token + " does not accept revocation: its service was opened without "
+                        + org.lockspi.Locks.REVOCABLE_PARAMETER + "=true");
+            }
+            holder.lost = true;
+            holder.client.events().leaseLost(holder, "revoked at the request of " + requestedBy);
+            remove(holder, holder.client.conduct());
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * @param key a lock's key in the space
      * @return its entries, held and waiting, as {@code <key>/<KIND>-<sequence>}, sorted
      */

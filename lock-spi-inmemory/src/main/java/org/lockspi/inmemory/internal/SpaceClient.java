@@ -40,6 +40,12 @@ public final class SpaceClient implements LockBackend {
         return space.inspect(this, key(name), name);
     }
 
+    @Override
+    public boolean revoke(String name, long fencingToken, String requestedBy) {
+        checkOpen();
+        return space.revoke(this, key(name), fencingToken, requestedBy);
+    }
+
     /** @return the names under this client's path with entries now that start with {@code prefix} */
     @Override
     public List<String> list(String prefix) {
