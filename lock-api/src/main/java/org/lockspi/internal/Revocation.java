@@ -42,7 +42,7 @@ final class Revocation {
                     description);
         } catch (IllegalStateException e) {
             AUDIT.log(System.Logger.Level.WARNING, () -> "revocation refused: " + what + ": " + e.getMessage());
-            throw e;
+            throw new IllegalStateException("revocation of " + what + " refused: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             AUDIT.log(System.Logger.Level.WARNING, () -> "revocation failed: " + what + ": " + e);
             throw e;

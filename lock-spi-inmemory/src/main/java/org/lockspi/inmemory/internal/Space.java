@@ -307,9 +307,8 @@ public final class Space {
                 return false;
             }
             if (!holder.revocable) {
-                throw new IllegalStateException("the holder of '" + org.lockspi.spi.LockKeys.nameOrKey(key)
-                        + "' with token " + token + " does not accept revocation: its service was opened without "
-                        + org.lockspi.Locks.REVOCABLE_PARAMETER + "=true");
+                throw new IllegalStateException("the holder with token " + token + " does not accept revocation: "
+                        + "its service was opened without " + org.lockspi.Locks.REVOCABLE_PARAMETER + "=true");
             }
             holder.lost = true;
             holder.client.events().leaseLost(holder, "revoked at the request of " + requestedBy);
