@@ -61,7 +61,21 @@ import org.lockspi.spi.LockUri;
  * An acquisition with a lease time of its own ({@link LockFeature#LEASE_TIME}) gets a row that expires at most that
  * long after its grant, by the database's clock: the grant sets the smaller of it and {@code leaseTime}, and every
  * renewal sets {@code LEAST(now + leaseTime, granted_ms + its lease time)}, so no renewal keeps it past the end.
- * The README ("The JDBC provider") documents the schema, the guarantees and their limits.
+ *
+ * <h2>Revocation</h2>
+ * {@link LockFeature#REVOCATION}: a service opened with {@code revocable=true} marks its holders' rows revocable.
+ * {@code LockService.revoke} writes who asks into the holder's row (the lock's row, or a reader's or permit's entry)
+ * with one conditional statement that matches only the live holder with that token and the mark, and refuses,
+ * writing nothing, a holder without it. A renewal skips a row so asked, and the holder's keeper, on the pass that
+ * finds it, turns the lease {@code LOST} ("revoked at the request of ..."), tells the listeners, and then frees the
+ * rows as a release would, waking the waiters. On PostgreSQL (with {@code wakeups=true}) the request also sends a
+ * {@code NOTIFY} that starts that pass at once; elsewhere the next renewal finds it. The bound, from {@code revoke}
+ * returning to the holder's {@code LOST}, with the holder connected: {@code leaseTime/3} (the renewal interval) plus
+ * one pass, within the kit's {@code leaseSpan/2}; on PostgreSQL the notice's round trip (measured: see the README).
+ * A holder cut off from the database never hears of it and keeps the lock until its row runs out, which no renewal
+ * extends any more.
+ *
+ * <p>The README ("The JDBC provider") documents the schema, the guarantees and their limits.
  */
 public final class JdbcLockProvider implements LockProvider {
     /** The provider's name: {@value}. */
@@ -77,7 +91,7 @@ public final class JdbcLockProvider implements LockProvider {
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
             LockFeature.SEMAPHORE, LockFeature.FAIR, LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL,
             LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE, LockFeature.SURVIVES_RESTART,
-            LockFeature.INSPECTION, LockFeature.LEASE_TIME));
+            LockFeature.INSPECTION, LockFeature.LEASE_TIME, LockFeature.REVOCATION));
     private static final String VERSION = loadVersion();
 
     /** For {@link java.util.ServiceLoader}; cheap, connects nothing. */

@@ -12,6 +12,8 @@ final class Attempt {
     final String id;
     final char kind;
     final int permits;
+    /** Whether operators may revoke it once granted: the mark its rows carry (spec §27). */
+    final boolean revocable;
     /** For a reader whose thread holds the writer: the writer's id (a downgrade). */
     final String downgrade;
     /** Whether an entry of it may be in the queue, to be removed when it gives up. */
@@ -30,6 +32,7 @@ final class Attempt {
         this.id = id;
         this.kind = letter(request.kind());
         this.permits = request.permits();
+        this.revocable = request.isRevocable();
         BackendLease held = request.heldWrite();
         if (held != null && !(held instanceof JdbcLease)) {
             throw new IllegalArgumentException("heldWrite is not a lease of this provider: " + held);

@@ -37,7 +37,8 @@ abstract class Dialect {
     /**
      * The one statement of the uncontended acquisition: inserts the lock's row with the caller as its exclusive
      * holder, and yields the fencing token as a one-column result; yields no row (or fails with a duplicate key,
-     * {@link #isDuplicateKey}) if the lock has a row. Parameters: lock_id, lock_name, owner, kind, lease ms.
+     * {@link #isDuplicateKey}) if the lock has a row. Parameters: lock_id, lock_name, owner, kind, revocable (a
+     * boolean), lease ms.
      *
      * @param lockTable the table
      * @param sequence  the token sequence

@@ -31,9 +31,9 @@ final class H2Dialect extends Dialect {
     @Override
     String insertHolder(String lockTable, String sequence) {
         // H2 has no INSERT ... ON CONFLICT: a held lock fails with a duplicate key, which the caller expects
-        return "SELECT token FROM FINAL TABLE (INSERT INTO " + lockTable + " (lock_id, lock_name, owner, kind, token, "
-                + "granted_ms, expires_ms, entries) VALUES (?, ?, ?, ?, " + nextValue(sequence) + ", " + nowMillis()
-                + ", " + nowMillis() + " + ?, 0))";
+        return "SELECT token FROM FINAL TABLE (INSERT INTO " + lockTable + " (lock_id, lock_name, owner, kind, "
+                + "revocable, token, granted_ms, expires_ms, entries) VALUES (?, ?, ?, ?, ?, " + nextValue(sequence)
+                + ", " + nowMillis() + ", " + nowMillis() + " + ?, 0))";
     }
 
     @Override

@@ -33,6 +33,10 @@ import org.lockspi.spi.LockBackend;
  * entries in arrival order and try again when woken (a release in this client, a {@code NOTIFY} on PostgreSQL),
  * when what blocks them runs out by the database's clock, or after a back-off. A {@link LeaseKeeper} renews the
  * leases and reports suspension, restoration and loss.
+ *
+ * <p>Revocation (spec §27): {@link #revoke} writes who asks into the holder's row with one conditional statement
+ * (the token, the revocable mark, a live lease) and, on PostgreSQL, sends a {@code NOTIFY}; the holder's keeper,
+ * which renews no such row, turns the lease lost, tells the engine and frees the rows as a release would.
  */
 public final class JdbcBackend implements LockBackend {
     private final JdbcSettings settings;
@@ -49,6 +53,10 @@ public final class JdbcBackend implements LockBackend {
     private final Set<Attempt> abandoned = ConcurrentHashMap.newKeySet();
     private final LeaseKeeper keeper;
     private final Wakeups wakeups;
+    /** PostgreSQL's listening connection, or null: where revocation notices arrive too. */
+    private final PgListener listener;
+    /** The statement that sends a notice; null where the database has none. */
+    private final String notify;
     /** Calls hold the read lock around their database work; close takes the write lock to wait for them. */
     private final ReentrantReadWriteLock inFlight = new ReentrantReadWriteLock();
     private final long leaseMs;
@@ -74,10 +82,12 @@ public final class JdbcBackend implements LockBackend {
                 ? Math.max(settings.retryMax().toNanos(), settings.renewInterval().toNanos())
                 : settings.retryMax().toNanos();
         this.keeper = new LeaseKeeper(settings, sql, events, connections, this::queued, this::tidy,
-                this::leaveAbandoned);
+                this::leaveAbandoned, this::freeRevoked);
         connections.whenUnreachable(keeper::failed); // the outage is told at once: acquisitions then fail fast
-        this.wakeups = new Wakeups(settings.wakeups()
-                ? new PgListener(connections, settings.address(), settings.retryMax().toMillis()) : null);
+        this.listener = settings.wakeups()
+                ? new PgListener(connections, settings.address(), settings.retryMax().toMillis()) : null;
+        this.wakeups = new Wakeups(listener);
+        this.notify = dialect.notifyStatement();
     }
 
     /**
@@ -210,7 +220,8 @@ public final class JdbcBackend implements LockBackend {
                 token = connections.call(c -> {
                     sentAt[0] = System.nanoTime();
                     try (PreparedStatement s = c.prepareStatement(sql.insertHolder)) {
-                        QueueTransaction.bind(s, a.lockId, a.key, a.id, String.valueOf(a.kind), a.grantMs(leaseMs));
+                        QueueTransaction.bind(s, a.lockId, a.key, a.id, String.valueOf(a.kind), a.revocable,
+                                a.grantMs(leaseMs));
                         try (ResultSet r = s.executeQuery()) {
                             return r.next() ? r.getLong(1) : null;
                         }
@@ -263,9 +274,12 @@ public final class JdbcBackend implements LockBackend {
     private JdbcLease grant(Attempt a, long token, long sentAt) {
         a.queued = false;
         a.inDoubt = false;
-        JdbcLease lease = new JdbcLease(this, a.kind, a.key, a.lockId, a.id, token, sentAt, confirmNanos, validNanos,
-                a.request.leaseTime().orElse(null), a.leaseTimeMs);
+        JdbcLease lease = new JdbcLease(this, a.kind, a.key, a.lockId, a.id, token, a.revocable, sentAt, confirmNanos,
+                validNanos, a.request.leaseTime().orElse(null), a.leaseTimeMs);
         keeper.acquired(lease);
+        if (a.revocable && listener != null) {
+            listener.watchRevocations(keeper); // from the first revocable lease on; once
+        }
         return lease;
     }
 
@@ -381,9 +395,7 @@ public final class JdbcBackend implements LockBackend {
             if (closed) {
                 return; // close released it, or is releasing it
             }
-            String next = connections.call(c -> lease.exclusive()
-                    ? releaseExclusive(c, lease.lockId, lease.name, lease.id)
-                    : queue.leave(c, lease.lockId, lease.name, lease.id));
+            String next = connections.call(c -> free(c, lease));
             wakeups.wake(lease.lockId, next);
         } catch (SQLException e) {
             if (!lease.isLost()) { // nothing of ours to free; a lost lease's release never throws
@@ -396,6 +408,30 @@ public final class JdbcBackend implements LockBackend {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * Deletes a lease's rows (the lock's holder, or its entry) and tells the other clients' waiters it frees.
+     *
+     * @return whom to wake among this client's waiters, as {@link QueueTransaction#wakeList}; null for none
+     */
+    private String free(Connection c, JdbcLease lease) throws SQLException {
+        return lease.exclusive() ? releaseExclusive(c, lease.lockId, lease.name, lease.id)
+                : queue.leave(c, lease.lockId, lease.name, lease.id);
+    }
+
+    /**
+     * The keeper's side of a revocation, on its own connection, after it turned the lease lost and told the engine:
+     * frees the rows as {@link #release} would, unless the application released the lease meanwhile (freeing twice
+     * touches nothing of anyone else: the statements name the lease's own owner or entry).
+     */
+    private void freeRevoked(Connection c, JdbcLease lease) throws SQLException {
+        if (lease.isReleased()) {
+            return;
+        }
+        String next = free(c, lease);
+        lease.markReleased();
+        wakeups.wake(lease.lockId, next);
     }
 
     /**
@@ -444,6 +480,84 @@ public final class JdbcBackend implements LockBackend {
         }
     }
 
+    // ---- revocation -------------------------------------------------------------------------------------------
+
+    /**
+     * Writes the request into the holder's row (the lock's row for an exclusive holder, else its entry) with one
+     * conditional statement each, which matches only a live holder with the token and the revocable mark; on
+     * PostgreSQL a {@code NOTIFY} then tells the holder's client at once (its keeper's next renewal would find it
+     * anyway). The first requester stays in the row. If neither matched, reads why: no live holder has the token
+     * ({@code false}), or it has no mark ({@link IllegalStateException}); nothing is written then.
+     */
+    @Override
+    public boolean revoke(String name, long fencingToken, String requestedBy) throws InterruptedException {
+        checkOpen();
+        String lockId = lockIds.get(name);
+        inFlight.readLock().lock();
+        try {
+            checkOpen();
+            Holder holder = connections.call(c -> {
+                for (int round = 0; ; round++) {
+                    if (QueueTransaction.update(c, sql.requestRevocationExclusive, requestedBy, lockId,
+                            fencingToken) == 1 || QueueTransaction.update(c, sql.requestRevocationShared,
+                            requestedBy, lockId, fencingToken) == 1) {
+                        notifyRevocation(c, fencingToken);
+                        return Holder.ASKED;
+                    }
+                    Holder found = holder(c, lockId, fencingToken);
+                    if (found != Holder.NOT_ASKED || round > 0) { // (NOT_ASKED: the clock moved between the two)
+                        return found;
+                    }
+                }
+            });
+            if (holder == Holder.NOT_REVOCABLE) {
+                throw new IllegalStateException("the holder with token " + fencingToken + " does not accept "
+                        + "revocation: its service was opened without " + org.lockspi.Locks.REVOCABLE_PARAMETER
+                        + "=true");
+            }
+            return holder == Holder.ASKED;
+        } catch (SQLException e) {
+            rethrowInterrupt(e);
+            throw failure("revoking the holder of '" + name + "' with token " + fencingToken, e);
+        } finally {
+            inFlight.readLock().unlock();
+        }
+    }
+
+    /** What a revocation request found of the holder with the token. */
+    private enum Holder { NONE, NOT_REVOCABLE, ASKED, NOT_ASKED }
+
+    /**
+     * Why a request matched no row. A revocable holder already asked is {@code ASKED}: a driver that counts changed
+     * rows rather than matched ones (MariaDB's {@code useAffectedRows}) counts 0 for a repeated request.
+     */
+    private Holder holder(Connection c, String lockId, long token) throws SQLException {
+        for (String query : new String[] {sql.revocableExclusive, sql.revocableShared}) {
+            try (PreparedStatement s = c.prepareStatement(query)) {
+                QueueTransaction.bind(s, lockId, token);
+                try (ResultSet r = s.executeQuery()) {
+                    if (r.next()) {
+                        boolean marked = r.getBoolean(1); // NULL (a row of an earlier version) reads false
+                        return !marked ? Holder.NOT_REVOCABLE : r.getString(2) != null ? Holder.ASKED
+                                : Holder.NOT_ASKED;
+                    }
+                }
+            }
+        }
+        return Holder.NONE;
+    }
+
+    /** PostgreSQL: tells every listening client that the lease with this token is asked to go. */
+    private void notifyRevocation(Connection c, long token) throws SQLException {
+        if (notify != null) {
+            try (PreparedStatement s = c.prepareStatement(notify)) {
+                s.setString(1, PgListener.REVOCATIONS);
+                s.setString(2, Long.toString(token));
+                s.execute();
+            }
+        }
+    }
+
     // ---- inspection -------------------------------------------------------------------------------------------
 
     @Override
@@ -489,9 +603,7 @@ public final class JdbcBackend implements LockBackend {
                     continue; // after one failure the database is not asked again: the rows run out by themselves
                 }
                 try {
-                    connections.call(c -> lease.exclusive()
-                            ? releaseExclusive(c, lease.lockId, lease.name, lease.id)
-                            : queue.leave(c, lease.lockId, lease.name, lease.id));
+                    connections.call(c -> free(c, lease));
                 } catch (SQLException e) {
                     failure = e;
                 }

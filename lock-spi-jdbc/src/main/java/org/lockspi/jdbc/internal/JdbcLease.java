@@ -16,6 +16,8 @@ final class JdbcLease implements BackendLease {
     /** The acquisition id: the owner of the lock's row, or the entry's id. */
     final String id;
     private final long fencingToken;
+    /** Whether operators may revoke it (its rows carry the mark). */
+    final boolean revocable;
     private final long confirmNanos;
     private final long validNanos;
 
@@ -31,14 +33,16 @@ final class JdbcLease implements BackendLease {
     /** With a lease time: the grant's send time plus it, less its drift margin; Long.MAX_VALUE without one. */
     private final long endNanos;
 
-    JdbcLease(JdbcBackend backend, char kind, String name, String lockId, String id, long fencingToken, long sentAt,
-              long confirmNanos, long validNanos, java.time.Duration leaseTime, long leaseTimeMs) {
+    JdbcLease(JdbcBackend backend, char kind, String name, String lockId, String id, long fencingToken,
+              boolean revocable, long sentAt, long confirmNanos, long validNanos, java.time.Duration leaseTime,
+              long leaseTimeMs) {
         this.backend = backend;
         this.kind = kind;
         this.name = name;
         this.lockId = lockId;
         this.id = id;
         this.fencingToken = fencingToken;
+        this.revocable = revocable;
         this.confirmedAt = sentAt;
         this.confirmNanos = confirmNanos;
         this.validNanos = validNanos;

@@ -2,6 +2,7 @@ package org.lockspi.jdbc.internal;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -24,8 +25,14 @@ import org.lockspi.spi.BackendEvents;
  * the engine turns a lease {@code LOST} at its {@code validUntilNanos()} whatever happens here. Every few minutes
  * it also tidies the rows that ran out (a crashed client's), through the backend's queue transaction.
  *
- * <p>Threads: the keeper reports events; {@link #failed()} and {@link #acquired(JdbcLease)} are called from
- * application threads.
+ * <p>Revocation (spec §27): a renewal skips a row whose revocation was asked for, so a pass finds such a lease among
+ * those it could not renew, reads who asked, turns it lost, tells the engine ({@code "revoked at the request of
+ * ..."}) and only then has the backend free its rows, on the keeper's own connection, as a release would. A pass
+ * runs every renewal interval, and at once on a notice ({@link #revocationNotice(long)}, PostgreSQL's
+ * {@code NOTIFY}).
+ *
+ * <p>Threads: the keeper reports events; {@link #failed()}, {@link #acquired(JdbcLease)} and the notices are called
+ * from other threads.
  */
 final class LeaseKeeper {
     private static final System.Logger LOG = System.getLogger(LeaseKeeper.class.getName());
@@ -37,8 +44,11 @@ final class LeaseKeeper {
     private final Supplier<List<Attempt>> queued;
     private final Runnable tidy;
     private final Runnable cleanUp;
+    private final Freer freer;
     private final long leaseMs;
     private final Set<JdbcLease> live = ConcurrentHashMap.newKeySet();
+    /** Revoked leases, lost and told, whose rows are still to be freed (by the keeper thread, or close). */
+    private final Set<JdbcLease> unfreed = ConcurrentHashMap.newKeySet();
     private final ScheduledThreadPoolExecutor thread;
     private final AtomicBoolean probing = new AtomicBoolean();
     private final long tidyEvery;
@@ -52,14 +62,25 @@ final class LeaseKeeper {
     private volatile boolean closed; // written under state
     private boolean suspended; // guarded by state
 
+    /** Frees a revoked lease's rows as its release would, once the engine has been told of the loss. */
+    interface Freer {
+        /**
+         * @param c     the keeper's connection, autocommit on
+         * @param lease the lease, already lost
+         * @throws SQLException as the driver throws; the rows then run out by themselves (they are not renewed)
+         */
+        void free(Connection c, JdbcLease lease) throws SQLException;
+    }
+
     /**
      * @param queued  the acquisitions that may have an entry in the queue, whose entries it refreshes
      * @param tidy    tidies the rows that ran out, on a pooled connection
      * @param cleanUp finishes the clean-ups of acquisitions given up while the connection was down; run after each
      *                pass that found the connection up (cheap when there is none)
+     * @param freer   frees the rows of a revoked lease
      */
     LeaseKeeper(JdbcSettings settings, Sql sql, BackendEvents events, Connections connections,
-                Supplier<List<Attempt>> queued, Runnable tidy, Runnable cleanUp) {
+                Supplier<List<Attempt>> queued, Runnable tidy, Runnable cleanUp, Freer freer) {
         this.settings = settings;
         this.sql = sql;
         this.events = events;
@@ -67,6 +88,7 @@ final class LeaseKeeper {
         this.queued = queued;
         this.tidy = tidy;
         this.cleanUp = cleanUp;
+        this.freer = freer;
         this.leaseMs = settings.leaseTime().toMillis();
         this.probeDelay = settings.retryInitial().toNanos();
         long interval = settings.renewInterval().toNanos();
@@ -123,6 +145,29 @@ final class LeaseKeeper {
         live.remove(lease);
     }
 
+    /**
+     * A revocation was asked for a lease with this token, somewhere (PostgreSQL's {@code NOTIFY} reaches every
+     * listening client): a pass now if it is one of ours; the pass reads the row, so a notice proves nothing.
+     */
+    void revocationNotice(long token) {
+        for (JdbcLease lease : live) {
+            if (lease.fencingToken() == token && lease.revocable) {
+                renewSoon();
+                return;
+            }
+        }
+    }
+
+    /** A pass now: notices may have been missed (the listening connection was (re)opened). */
+    void revocationCheck() {
+        for (JdbcLease lease : live) {
+            if (lease.revocable) {
+                renewSoon();
+                return;
+            }
+        }
+    }
+
     private void renewSoon() {
         try {
             thread.execute(this::renewAll);
@@ -142,7 +187,7 @@ final class LeaseKeeper {
         synchronized (state) {
             wasSuspended = suspended;
         }
-        if (leases.isEmpty() && waiting.isEmpty() && !wasSuspended) {
+        if (leases.isEmpty() && waiting.isEmpty() && unfreed.isEmpty() && !wasSuspended) {
             runCleanUp();
             maybeTidy();
             return;
@@ -176,8 +221,14 @@ final class LeaseKeeper {
                 }
             }
             for (JdbcLease lease : gone) {
-                lost(lease, "its row is gone, has run out or has another owner");
+                String by = revokedBy(lease);
+                if (by == null) {
+                    lost(lease, "its row is gone, has run out or has another owner");
+                } else if (lost(lease, "revoked at the request of " + by)) {
+                    unfreed.add(lease); // freed only now that the engine reads the lease LOST
+                }
             }
+            freeRevoked();
         } catch (SQLException | RuntimeException | AssertionError e) {
             // (pgjdbc 42.7 throws an AssertionError from a batch on a connection that broke under it; a periodic
             // task that let it escape would never run again)
@@ -241,6 +292,44 @@ final class LeaseKeeper {
         for (int i = 0; i < counts.length; i++) {
             if (counts[i] == 0 && !some.get(i).isReleased()) {
                 gone.add(some.get(i));
+            }
+        }
+    }
+
+    /**
+     * Frees the rows of the revoked leases. A row lock held past its bound by another client leaves a lease for the
+     * next pass (its rows, not renewed, run out by themselves meanwhile); a broken connection fails the pass.
+     */
+    private void freeRevoked() throws SQLException {
+        for (java.util.Iterator<JdbcLease> i = unfreed.iterator(); i.hasNext(); ) {
+            JdbcLease lease = i.next();
+            try {
+                freer.free(connection, lease);
+                i.remove();
+            } catch (SQLException e) {
+                if (Connections.broken(e) || Connections.timedOut(e)) {
+                    throw e;
+                }
+                LOG.log(System.Logger.Level.DEBUG, () -> "freeing the rows of the revoked " + lease + " on "
+                        + settings + " failed; tried again at the next pass", e);
+            }
+        }
+    }
+
+    /** @return who asked to revoke a lease its renewal skipped, or null if its row is gone or not revoked */
+    private String revokedBy(JdbcLease lease) throws SQLException {
+        if (!lease.revocable) {
+            return null;
+        }
+        try (PreparedStatement s = connection.prepareStatement(lease.exclusive() ? sql.revokedByExclusive
+                : sql.revokedByShared)) {
+            if (lease.exclusive()) {
+                QueueTransaction.bind(s, lease.lockId, lease.id);
+            } else {
+                QueueTransaction.bind(s, lease.id);
+            }
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? r.getString(1) : null;
             }
         }
     }
@@ -313,12 +402,15 @@ final class LeaseKeeper {
         }
     }
 
-    private void lost(JdbcLease lease, String why) {
-        if (lease.markLost()) {
-            live.remove(lease);
-            LOG.log(System.Logger.Level.DEBUG, () -> "lease lost: " + lease + ": " + why);
-            events.leaseLost(lease, why);
+    /** @return whether this call turned the lease lost (it was neither lost nor released) */
+    private boolean lost(JdbcLease lease, String why) {
+        if (!lease.markLost()) {
+            return false;
         }
+        live.remove(lease);
+        LOG.log(System.Logger.Level.DEBUG, () -> "lease lost: " + lease + ": " + why);
+        events.leaseLost(lease, why);
+        return true;
     }
 
     private void suspend() {
@@ -349,7 +441,8 @@ final class LeaseKeeper {
     /**
      * Stops renewing, waiting for a pass under way at most socketTimeout + 1 s, and gives back its connection.
      *
-     * @return the leases still live, for the caller to free; idempotent (the second call returns none)
+     * @return the leases still live and the revoked ones not freed yet, for the caller to free; idempotent (the
+     *         second call returns none)
      */
     List<JdbcLease> close() {
         synchronized (state) {
@@ -370,6 +463,8 @@ final class LeaseKeeper {
         connection = null;
         List<JdbcLease> leases = new ArrayList<>(live);
         live.clear();
+        leases.addAll(unfreed);
+        unfreed.clear();
         return leases;
     }
 }

@@ -31,9 +31,9 @@ final class MariaDbDialect extends Dialect {
 
     @Override
     String insertHolder(String lockTable, String sequence) {
-        return "INSERT IGNORE INTO " + lockTable + " (lock_id, lock_name, owner, kind, token, granted_ms, "
-                + "expires_ms, entries) VALUES (?, ?, ?, ?, " + nextValue(sequence) + ", " + nowMillis() + ", "
-                + nowMillis() + " + ?, 0) RETURNING token";
+        return "INSERT IGNORE INTO " + lockTable + " (lock_id, lock_name, owner, kind, revocable, token, "
+                + "granted_ms, expires_ms, entries) VALUES (?, ?, ?, ?, ?, " + nextValue(sequence) + ", "
+                + nowMillis() + ", " + nowMillis() + " + ?, 0) RETURNING token";
     }
 
     @Override

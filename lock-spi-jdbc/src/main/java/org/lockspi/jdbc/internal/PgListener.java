@@ -16,12 +16,18 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * to try again, since a release may have come between their last attempt and the {@code LISTEN}; after a lost
  * connection all of them are, since messages may have been lost with it.
  *
+ * <p>Once the backend holds a revocable lease, the connection also listens on {@link #REVOCATIONS}, where a
+ * revocation request names the token of the lease it asks to end; the keeper then checks its rows at once. After
+ * that {@code LISTEN}, and after each reconnection, the keeper checks anyway (a request may have come meanwhile).
+ *
  * <p>The messages are read with pgjdbc's {@code PGConnection.getNotifications(int)}, found by reflection so that
  * the provider needs no driver at compile time; with another driver the listener stops and waiters poll.
  */
 final class PgListener implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(PgListener.class.getName());
     private static final String PREFIX = "lockspi_";
+    /** The channel of revocation requests, for every client (the payload is the token): {@value}. */
+    static final String REVOCATIONS = PREFIX + "revoke";
     /** How long one read for messages waits, and so how late a new LISTEN or close() is noticed. */
     private static final int READ_MILLIS = 50;
 
@@ -31,6 +37,8 @@ final class PgListener implements AutoCloseable {
     /** LISTEN (true) and UNLISTEN (false) requests, in order. */
     private final ConcurrentLinkedQueue<Object[]> requests = new ConcurrentLinkedQueue<>();
     private volatile boolean closed;
+    /** Told of revocation requests once the backend holds a revocable lease; null before. */
+    private volatile LeaseKeeper keeper;
     private Thread thread;
     private Wakeups wakeups;
 
@@ -60,6 +68,11 @@ final class PgListener implements AutoCloseable {
         requests.add(new Object[] {Boolean.FALSE, lockId});
     }
 
+    /** Listens for revocation requests from now on, and tells the keeper of them. Idempotent. */
+    void watchRevocations(LeaseKeeper target) {
+        keeper = target;
+    }
+
     private void run() {
         Connection c = null;
         Object pg = null;
@@ -67,6 +80,7 @@ final class PgListener implements AutoCloseable {
         Method nameOf = null;
         Method payloadOf = null;
         Set<String> listening = new HashSet<>();
+        boolean revocations = false; // whether this connection listens for them
         long backoff = 10;
         while (!closed) {
             try {
@@ -79,6 +93,7 @@ final class PgListener implements AutoCloseable {
                     nameOf = notification.getMethod("getName");
                     payloadOf = notification.getMethod("getParameter");
                     listening.clear();
+                    revocations = false;
                     for (String lockId : wakeups.waitedFor()) {
                         execute(c, "LISTEN \"" + channel(lockId) + "\"");
                         listening.add(lockId);
@@ -97,11 +112,19 @@ final class PgListener implements AutoCloseable {
                         execute(c, "UNLISTEN \"" + channel(lockId) + "\"");
                     }
                 }
+                LeaseKeeper told = keeper;
+                if (told != null && !revocations) {
+                    execute(c, "LISTEN \"" + REVOCATIONS + "\"");
+                    revocations = true;
+                    told.revocationCheck(); // a request before the LISTEN took effect is not missed
+                }
                 Object[] messages = (Object[]) read.invoke(pg, READ_MILLIS);
                 if (messages != null) {
                     for (Object m : messages) {
                         String name = (String) nameOf.invoke(m);
-                        if (name.startsWith(PREFIX)) {
+                        if (name.equals(REVOCATIONS)) {
+                            revocationNotice(told, (String) payloadOf.invoke(m));
+                        } else if (name.startsWith(PREFIX)) {
                             // the payload names the waiters the release grants; the others sleep on
                             String ids = (String) payloadOf.invoke(m);
                             wakeups.wake(name.substring(PREFIX.length()), ids == null ? "" : ids);
@@ -130,6 +153,15 @@ final class PgListener implements AutoCloseable {
             }
         }
         close(c);
+    }
+
+    private void revocationNotice(LeaseKeeper told, String payload) {
+        try {
+            told.revocationNotice(Long.parseLong(payload));
+        } catch (NumberFormatException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "a notice on " + REVOCATIONS + " at " + address + " without a "
+                    + "token: '" + payload + "'");
+        }
     }
 
     private static Class<?> driverClass(Connection c, String name) throws ClassNotFoundException {

@@ -5,7 +5,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
 
-/** PostgreSQL 9.5 and newer: {@code ON CONFLICT}, {@code RETURNING}, {@code SET LOCAL lock_timeout}, LISTEN/NOTIFY. */
+/**
+ * PostgreSQL 9.6 and newer (the schema file's {@code ADD COLUMN IF NOT EXISTS}): {@code ON CONFLICT},
+ * {@code RETURNING}, {@code SET LOCAL lock_timeout}, LISTEN/NOTIFY.
+ */
 final class PostgresDialect extends Dialect {
 
     @Override
@@ -36,9 +39,9 @@ final class PostgresDialect extends Dialect {
 
     @Override
     String insertHolder(String lockTable, String sequence) {
-        return "INSERT INTO " + lockTable + " (lock_id, lock_name, owner, kind, token, granted_ms, expires_ms, "
-                + "entries) VALUES (?, ?, ?, ?, " + nextValue(sequence) + ", " + nowMillis() + ", " + nowMillis()
-                + " + ?, 0) ON CONFLICT (lock_id) DO NOTHING RETURNING token";
+        return "INSERT INTO " + lockTable + " (lock_id, lock_name, owner, kind, revocable, token, granted_ms, "
+                + "expires_ms, entries) VALUES (?, ?, ?, ?, ?, " + nextValue(sequence) + ", " + nowMillis() + ", "
+                + nowMillis() + " + ?, 0) ON CONFLICT (lock_id) DO NOTHING RETURNING token";
     }
 
     @Override

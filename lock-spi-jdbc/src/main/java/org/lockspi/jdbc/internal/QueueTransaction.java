@@ -94,13 +94,14 @@ final class QueueTransaction {
                         update(c, sql.deleteEntry, a.id);
                         count--;
                     }
-                    update(c, sql.grantExclusive, a.id, String.valueOf(a.kind), token, grantMs, count, a.lockId);
+                    update(c, sql.grantExclusive, a.id, String.valueOf(a.kind), a.revocable, token, grantMs, count,
+                            a.lockId);
                 } else {
                     if (mine != null) {
                         update(c, sql.grantEntry, token, grantMs, a.id);
                     } else {
                         update(c, sql.insertSharedHolder, a.id, a.lockId, token, String.valueOf(a.kind), a.permits,
-                                token, grantMs);
+                                a.revocable, token, grantMs);
                         count++;
                     }
                     finish(c, a.lockId, l, count);
@@ -112,7 +113,7 @@ final class QueueTransaction {
                     update(c, sql.refreshWaiter, leaseMs, a.id);
                 } else {
                     update(c, sql.insertWaiter, a.id, a.lockId, nextToken(c), String.valueOf(a.kind), a.permits,
-                            leaseMs);
+                            a.revocable, leaseMs);
                     count++;
                 }
             } else if (mine != null) {
@@ -302,7 +303,7 @@ final class QueueTransaction {
         }
     }
 
-    /** Runs an update with its parameters (String, Long, Integer). */
+    /** Runs an update with its parameters (String, Long, Integer, Boolean). */
     static int update(Connection c, String statement, Object... parameters) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(statement)) {
             bind(s, parameters);
@@ -317,6 +318,8 @@ final class QueueTransaction {
                 s.setLong(i + 1, (Long) p);
             } else if (p instanceof Integer) {
                 s.setInt(i + 1, (Integer) p);
+            } else if (p instanceof Boolean) {
+                s.setBoolean(i + 1, (Boolean) p);
             } else {
                 s.setString(i + 1, (String) p);
             }

@@ -16,11 +16,14 @@ import org.lockspi.LockException;
  * The provider's tables and sequence: checked when a backend opens, created from the dialect's schema file
  * ({@code org/lockspi/jdbc/schema/<dialect>.sql}, the file teams migrating with Flyway or Liquibase copy) when
  * missing, unless {@code createSchema=false}; a missing or wrong table then fails with a message that names it
- * and the fix.
+ * and the fix. The file's last statements add the revocation columns to tables created before them
+ * ({@code ADD COLUMN IF NOT EXISTS}), so running it again upgrades a schema of an earlier version.
  */
 final class Schema {
-    static final String LOCK_COLUMNS = "lock_id, lock_name, owner, kind, token, granted_ms, expires_ms, entries";
-    static final String ENTRY_COLUMNS = "entry_id, lock_id, seq, kind, permits, token, granted_ms, expires_ms";
+    static final String LOCK_COLUMNS = "lock_id, lock_name, owner, kind, token, granted_ms, expires_ms, entries, "
+            + "revocable, revoked_by";
+    static final String ENTRY_COLUMNS = "entry_id, lock_id, seq, kind, permits, token, granted_ms, expires_ms, "
+            + "revocable, revoked_by";
 
     private Schema() {
     }
@@ -60,7 +63,9 @@ final class Schema {
                 + "org/lockspi/jdbc/schema/" + settings.dialect().schemaResource() + " from the lock-spi-jdbc jar "
                 + (settings.tablePrefix().equals(JdbcSettings.DEFAULT_TABLE_PREFIX) ? ""
                 : "(with '" + JdbcSettings.DEFAULT_TABLE_PREFIX + "' replaced by '" + settings.tablePrefix() + "') ")
-                + "or let the provider create them (createSchema=true, the default, with a user allowed to)";
+                + "or let the provider create them (createSchema=true, the default, with a user allowed to); "
+                + "tables created before revocation lack revocable and revoked_by: the file's ALTER TABLE "
+                + "statements add them";
     }
 
     private static List<String> check(Connection c, Sql sql) throws SQLException {
