@@ -28,7 +28,8 @@ import org.lockspi.tck.jdbc.PostgresBackend;
 
 /**
  * What the TCK does not check, on a real PostgreSQL: the schema (created on first use, shipped as a file, a missing
- * or wrong table named in the error), an application's own DataSource, and the wake-up by LISTEN/NOTIFY.
+ * or wrong table named in the error, an earlier version's upgraded), an application's own DataSource, and the
+ * wake-ups by LISTEN/NOTIFY (a waiter's, a revoked holder's).
  */
 class JdbcProviderTest {
     private static PostgresBackend db;
@@ -96,7 +97,7 @@ class JdbcProviderTest {
         LockException wrong = assertThrows(LockException.class, () -> open("tablePrefix=wrong_"));
         assertTrue(wrong.getMessage().contains("the table wrong_lock is missing or lacks columns"), wrong.getMessage());
         assertTrue(wrong.getMessage().contains("wrong_lock (lock_id, lock_name, owner, kind, token, granted_ms, "
-                + "expires_ms, entries)"), wrong.getMessage());
+                + "expires_ms, entries, revocable, revoked_by)"), wrong.getMessage());
     }
 
     @Test
@@ -149,6 +150,23 @@ class JdbcProviderTest {
             assertTrue(ms < 2000, "the waiter got the lock " + ms + " ms after the release: woken by the release's "
                     + "NOTIFY, it would not wait for its next poll (2.5 s or later)");
         }
+    }
+
+    /** Tables of the version before revocation are upgraded on open (PostgreSQL here; MariaDB, H2 in their classes). */
+    @Test
+    void aSchemaOfTheVersionBeforeRevocationIsUpgraded() throws Exception {
+        RevocationChecks.schemaOfTheEarlierVersionIsUpgraded(db, "postgresql");
+    }
+
+    /**
+     * With renewals only every 10 s, a revoked holder turns LOST within a second of revoke returning: the request's
+     * NOTIFY started its keeper's pass, not its next renewal.
+     */
+    @Test
+    void aRevocationReachesTheHolderByItsNotice() throws Exception {
+        long[] ms = RevocationChecks.revokedToLost(db.uri() + "?leaseTime=30s", Duration.ofSeconds(1));
+        System.out.println("[revocation] PostgreSQL, NOTIFY (leaseTime 30s): revoke returned -> holder LOST, ms: "
+                + java.util.Arrays.toString(ms));
     }
 
     private static int rows(String table) {

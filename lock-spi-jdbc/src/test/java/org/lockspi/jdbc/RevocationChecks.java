@@ -1,0 +1,167 @@
+package org.lockspi.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.lockspi.Lease;
+import org.lockspi.LeaseState;
+import org.lockspi.LockException;
+import org.lockspi.LockService;
+import org.lockspi.LockTimeoutException;
+import org.lockspi.Locks;
+import org.lockspi.tck.jdbc.DatabaseBackend;
+
+/**
+ * What revocation needs of a database beyond the kit's §27, run on each database by its own test class: a schema
+ * created by the version before revocation is upgraded on open (or refused, naming the columns and the fix, with
+ * {@code createSchema=false}), its holders' rows are not revocable, and the time from {@code revoke} returning to
+ * the holder's {@code LOST}, measured and printed.
+ */
+final class RevocationChecks {
+    /** The prefix of the earlier version's tables. */
+    private static final String PREFIX = "upgraded_";
+    private static final String OPERATOR = "ops@jdbc-test";
+
+    private RevocationChecks() {
+    }
+
+    /**
+     * The statements of the schema of the version before revocation: the shipped file without the two columns and
+     * without the statements that add them to existing tables.
+     */
+    static List<String> previousSchema(String dialect, String prefix) throws IOException {
+        String file;
+        try (InputStream in = JdbcLockProvider.class.getResourceAsStream("/org/lockspi/jdbc/schema/" + dialect
+                + ".sql")) {
+            file = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        List<String> statements = new ArrayList<>();
+        for (String statement : file.replaceAll("--[^\n]*", "").split(";")) {
+            if (statement.isBlank() || statement.strip().startsWith("ALTER TABLE")) {
+                continue;
+            }
+            String old = Arrays.stream(statement.split("\n")).filter(l -> !l.contains("revocable")
+                    && !l.contains("revoked_by")).reduce("", (a, b) -> a + b + "\n");
+            statements.add(old.replaceAll(",(\\s*\\))", "$1").replace("lockspi_", prefix));
+        }
+        return statements;
+    }
+
+    /**
+     * Tables of the earlier version, then: {@code createSchema=false} refuses them naming the missing columns and the
+     * fix; an open with the default adds the columns; a holder's row of the earlier version (no mark) is refused; a
+     * revocable holder on the upgraded tables is revoked.
+     */
+    static void schemaOfTheEarlierVersionIsUpgraded(DatabaseBackend db, String dialect) throws Exception {
+        execute(db, previousSchema(dialect, PREFIX).toArray(new String[0]));
+        String params = "?tablePrefix=" + PREFIX + "&leaseTime=3s";
+        LockException refused = assertThrows(LockException.class,
+                () -> Locks.open(db.uri() + params + "&createSchema=false", "jdbc"));
+        assertTrue(refused.getMessage().contains("revocable and revoked_by")
+                && refused.getMessage().contains("ALTER TABLE")
+                && refused.getMessage().contains("org/lockspi/jdbc/schema/" + dialect + ".sql"), refused.getMessage());
+        try (LockService earlier = Locks.open(db.uri() + params, "jdbc");
+             LockService holder = Locks.open(db.uri() + params + "&revocable=true", "jdbc");
+             LockService operator = Locks.open(db.uri() + params, "jdbc")) {
+            Lease old = earlier.mutex("earlier").acquire(Duration.ofSeconds(5));
+            execute(db, "UPDATE " + PREFIX + "lock SET revocable = NULL"); // as the earlier version wrote it
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> operator.revoke("earlier", old.fencingToken(), Duration.ofSeconds(5), OPERATOR));
+            assertTrue(e.getMessage().contains(Locks.REVOCABLE_PARAMETER), e.getMessage());
+            assertEquals(LeaseState.HELD, old.state(), "the earlier version's holder, after a refused revocation");
+
+            Lease current = holder.mutex("current").acquire(Duration.ofSeconds(5));
+            assertTrue(operator.revoke("current", current.fencingToken(), Duration.ofSeconds(10), OPERATOR),
+                    "the revocable holder on the upgraded tables");
+            assertEquals(LeaseState.LOST, current.state());
+            old.release();
+        }
+    }
+
+    /**
+     * Revokes a revocable holder's mutex a few times with a timeout of 0 (ask, check once), and measures from
+     * {@code revoke} returning to the holder's listener told {@code LOST} (0 if it was before); checks the loss's
+     * reason in the engine's log line.
+     *
+     * @param uri    the database's lock URI with its parameters ({@code ?...})
+     * @param within the bound every round must meet
+     * @return the figures, in ms, one per round
+     */
+    static long[] revokedToLost(String uri, Duration within) throws Exception {
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                lines.add(record.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger engine = Logger.getLogger("org.lockspi.internal.EngineService");
+        engine.addHandler(capture);
+        long[] ms = new long[5];
+        try (LockService holder = Locks.open(uri + "&revocable=true", "jdbc");
+             LockService operator = Locks.open(uri, "jdbc")) {
+            for (int i = 0; i < ms.length; i++) {
+                String name = "revoked-" + i + "-" + System.nanoTime();
+                Lease lease = holder.mutex(name).acquire(Duration.ofSeconds(5));
+                AtomicLong lostAt = new AtomicLong();
+                CountDownLatch told = new CountDownLatch(1);
+                lease.addListener((l, from, to) -> {
+                    if (to == LeaseState.LOST) {
+                        lostAt.set(System.nanoTime());
+                        told.countDown();
+                    }
+                });
+                try {
+                    operator.revoke(name, lease.fencingToken(), Duration.ZERO, OPERATOR);
+                } catch (LockTimeoutException stillHeld) {
+                    // asked; the holder had not let go at the one check
+                }
+                long returned = System.nanoTime();
+                assertTrue(told.await(within.toMillis() + 2000, TimeUnit.MILLISECONDS), "round " + i + ": the "
+                        + "holder was not told LOST within " + within + " of the request");
+                ms[i] = Math.max(0, (lostAt.get() - returned) / 1_000_000);
+                assertTrue(ms[i] <= within.toMillis(), "round " + i + ": the holder turned LOST " + ms[i]
+                        + " ms after revoke returned, beyond " + within);
+                lease.release(); // late, of a LOST lease: nothing thrown
+            }
+        } finally {
+            engine.removeHandler(capture);
+        }
+        assertTrue(lines.stream().anyMatch(l -> l.contains("revoked at the request of " + OPERATOR)), "the engine "
+                + "logged the loss with its reason: " + lines);
+        return ms;
+    }
+
+    private static void execute(DatabaseBackend db, String... statements) throws SQLException {
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            for (String statement : statements) {
+                s.execute(statement);
+            }
+        }
+    }
+}
