@@ -71,7 +71,8 @@ import org.lockspi.spi.LockUri;
  * rows as a release would, waking the waiters. On PostgreSQL (with {@code wakeups=true}) the request also sends a
  * {@code NOTIFY} that starts that pass at once; elsewhere the next renewal finds it. The bound, from {@code revoke}
  * returning to the holder's {@code LOST}, with the holder connected: {@code leaseTime/3} (the renewal interval) plus
- * one pass, within the kit's {@code leaseSpan/2}; on PostgreSQL the notice's round trip (measured: see the README).
+ * one pass, within the kit's {@code leaseSpan/2}; on PostgreSQL the notice's round trip (measured: 0 to 17 ms, the
+ * README's "The JDBC provider").
  * A holder cut off from the database never hears of it and keeps the lock until its row runs out, which no renewal
  * extends any more.
  *
@@ -107,7 +108,7 @@ public final class JdbcLockProvider implements LockProvider {
      *
      * @param dataSource the application's connections
      * @param parameters the provider's parameters, {@code "leaseTime=10s&tablePrefix=app_lock_"}, and the engine's
-     *                   ({@code failFast}), or {@code ""}
+     *                   ({@code failFast}, {@code revocable}), or {@code ""}
      * @return the open service; close it when done
      * @throws NullPointerException     if an argument is null
      * @throws IllegalArgumentException if a parameter is unknown, malformed or out of range
