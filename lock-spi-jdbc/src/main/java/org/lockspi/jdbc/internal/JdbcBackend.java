@@ -34,9 +34,13 @@ import org.lockspi.spi.LockBackend;
  * when what blocks them runs out by the database's clock, or after a back-off. A {@link LeaseKeeper} renews the
  * leases and reports suspension, restoration and loss.
  *
- * <p>Revocation (spec §27): {@link #revoke} writes who asks into the holder's row with one conditional statement
- * (the token, the revocable mark, a live lease) and, on PostgreSQL, sends a {@code NOTIFY}; the holder's keeper,
- * which renews no such row, turns the lease lost, tells the engine and frees the rows as a release would.
+ * <p>Revocation (spec §27): {@link #revoke} writes who asks into the holder's row ({@link RevocationRequest}); the
+ * holder's keeper, which renews no such row, turns the lease lost, tells the engine and frees the rows as a release
+ * would ({@link #freeRevoked}).
+ *
+ * <p>Longer than most files here (about 590 lines): acquisition, release, giving up, revocation and close share the
+ * in-flight lock that close waits on and the translation of driver failures; the SQL of each lives in its own class
+ * ({@link QueueTransaction}, {@link RevocationRequest}, {@link Inspection}).
  */
 public final class JdbcBackend implements LockBackend {
     private final JdbcSettings settings;
@@ -55,7 +59,7 @@ public final class JdbcBackend implements LockBackend {
     private final Wakeups wakeups;
     /** PostgreSQL's listening connection, or null: where revocation notices arrive too. */
     private final PgListener listener;
-    /** The statement that sends a notice; null where the database has none. */
+    /** The statement that sends a notice (a revocation's); null where the database has none. */
     private final String notify;
     /** Calls hold the read lock around their database work; close takes the write lock to wait for them. */
     private final ReentrantReadWriteLock inFlight = new ReentrantReadWriteLock();
@@ -482,13 +486,7 @@ public final class JdbcBackend implements LockBackend {
 
     // ---- revocation -------------------------------------------------------------------------------------------
 
-    /**
-     * Writes the request into the holder's row (the lock's row for an exclusive holder, else its entry) with one
-     * conditional statement each, which matches only a live holder with the token and the revocable mark; on
-     * PostgreSQL a {@code NOTIFY} then tells the holder's client at once (its keeper's next renewal would find it
-     * anyway). The first requester stays in the row. If neither matched, reads why: no live holder has the token
-     * ({@code false}), or it has no mark ({@link IllegalStateException}); nothing is written then.
-     */
+    /** Writes the request into the holder's row ({@link RevocationRequest}); never frees the lock itself. */
     @Override
     public boolean revoke(String name, long fencingToken, String requestedBy) throws InterruptedException {
         checkOpen();
@@ -496,65 +494,19 @@ public final class JdbcBackend implements LockBackend {
         inFlight.readLock().lock();
         try {
             checkOpen();
-            Holder holder = connections.call(c -> {
-                for (int round = 0; ; round++) {
-                    if (QueueTransaction.update(c, sql.requestRevocationExclusive, requestedBy, lockId,
-                            fencingToken) == 1 || QueueTransaction.update(c, sql.requestRevocationShared,
-                            requestedBy, lockId, fencingToken) == 1) {
-                        notifyRevocation(c, fencingToken);
-                        return Holder.ASKED;
-                    }
-                    Holder found = holder(c, lockId, fencingToken);
-                    if (found != Holder.NOT_ASKED || round > 0) { // (NOT_ASKED: the clock moved between the two)
-                        return found;
-                    }
-                }
-            });
-            if (holder == Holder.NOT_REVOCABLE) {
+            RevocationRequest.Outcome outcome = connections.call(c -> RevocationRequest.ask(c, sql, notify, lockId,
+                    fencingToken, requestedBy));
+            if (outcome == RevocationRequest.Outcome.NOT_REVOCABLE) {
                 throw new IllegalStateException("the holder with token " + fencingToken + " does not accept "
                         + "revocation: its service was opened without " + org.lockspi.Locks.REVOCABLE_PARAMETER
                         + "=true");
             }
-            return holder == Holder.ASKED;
+            return outcome == RevocationRequest.Outcome.ASKED;
         } catch (SQLException e) {
             rethrowInterrupt(e);
             throw failure("revoking the holder of '" + name + "' with token " + fencingToken, e);
         } finally {
             inFlight.readLock().unlock();
-        }
-    }
-
-    /** What a revocation request found of the holder with the token. */
-    private enum Holder { NONE, NOT_REVOCABLE, ASKED, NOT_ASKED }
-
-    /**
-     * Why a request matched no row. A revocable holder already asked is {@code ASKED}: a driver that counts changed
-     * rows rather than matched ones (MariaDB's {@code useAffectedRows}) counts 0 for a repeated request.
-     */
-    private Holder holder(Connection c, String lockId, long token) throws SQLException {
-        for (String query : new String[] {sql.revocableExclusive, sql.revocableShared}) {
-            try (PreparedStatement s = c.prepareStatement(query)) {
-                QueueTransaction.bind(s, lockId, token);
-                try (ResultSet r = s.executeQuery()) {
-                    if (r.next()) {
-                        boolean marked = r.getBoolean(1); // NULL (a row of an earlier version) reads false
-                        return !marked ? Holder.NOT_REVOCABLE : r.getString(2) != null ? Holder.ASKED
-                                : Holder.NOT_ASKED;
-                    }
-                }
-            }
-        }
-        return Holder.NONE;
-    }
-
-    /** PostgreSQL: tells every listening client that the lease with this token is asked to go. */
-    private void notifyRevocation(Connection c, long token) throws SQLException {
-        if (notify != null) {
-            try (PreparedStatement s = c.prepareStatement(notify)) {
-                s.setString(1, PgListener.REVOCATIONS);
-                s.setString(2, Long.toString(token));
-                s.execute();
-            }
         }
     }
 
