@@ -170,6 +170,11 @@ class JdbcProviderTest {
                 + java.util.Arrays.toString(ms));
     }
 
+    @Test
+    void aHolderCutOffWhileRevokedIsToldWhenItIsBack() throws Exception {
+        RevocationChecks.aCutOffHolderIsToldWhenItIsBack(db);
+    }
+
     private static int rows(String table) {
         try (Connection c = db.connect(); Statement s = c.createStatement();
              var r = s.executeQuery("SELECT COUNT(*) FROM " + table)) {

@@ -10,8 +10,9 @@ import org.lockspi.tck.jdbc.DatabaseBackend;
 /**
  * {@link RevocationChecks} on a database whose holders learn of a request at their next renewal (MariaDB, H2), in
  * the databases profile beside the TCK class's §27: the upgrade of an earlier version's tables (the dialect's schema
- * file's own ALTER TABLE statements), and a revoked holder told within the renewal interval plus a pass. One
- * subclass per database; PostgreSQL's checks are in {@link JdbcProviderTest}.
+ * file's own ALTER TABLE statements), a revoked holder told within the renewal interval plus a pass, and one cut off
+ * while revoked told when it is back. One subclass per database; PostgreSQL's checks are in
+ * {@link JdbcProviderTest}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class RevocationBackendTests {
@@ -36,6 +37,11 @@ abstract class RevocationBackendTests {
     @Test
     void aSchemaOfTheVersionBeforeRevocationIsUpgraded() throws Exception {
         RevocationChecks.schemaOfTheEarlierVersionIsUpgraded(db, dialect());
+    }
+
+    @Test
+    void aHolderCutOffWhileRevokedIsToldWhenItIsBack() throws Exception {
+        RevocationChecks.aCutOffHolderIsToldWhenItIsBack(db);
     }
 
     /** leaseTime 3 s: a renewal each second finds the request; bound the interval plus a pass (1 s, loaded). */

@@ -1,6 +1,8 @@
 package org.lockspi.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +16,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,12 +31,13 @@ import org.lockspi.LockService;
 import org.lockspi.LockTimeoutException;
 import org.lockspi.Locks;
 import org.lockspi.tck.jdbc.DatabaseBackend;
+import org.lockspi.tck.support.TcpProxy;
 
 /**
  * What revocation needs of a database beyond the kit's §27, run on each database by its own test class: a schema
  * created by the version before revocation is upgraded on open (or refused, naming the columns and the fix, with
- * {@code createSchema=false}), its holders' rows are not revocable, and the time from {@code revoke} returning to
- * the holder's {@code LOST}, measured and printed.
+ * {@code createSchema=false}), its holders' rows are not revocable; the time from {@code revoke} returning to the
+ * holder's {@code LOST}, measured and printed; a holder cut off while revoked keeps the lock until it is back.
  */
 final class RevocationChecks {
     /** The prefix of the earlier version's tables. */
@@ -105,23 +110,8 @@ final class RevocationChecks {
      * @return the figures, in ms, one per round
      */
     static long[] revokedToLost(String uri, Duration within) throws Exception {
-        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                lines.add(record.getMessage());
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger engine = Logger.getLogger("org.lockspi.internal.EngineService");
-        engine.addHandler(capture);
+        List<String> lines = new CopyOnWriteArrayList<>();
+        Handler capture = captureEngineLog(lines);
         long[] ms = new long[5];
         try (LockService holder = Locks.open(uri + "&revocable=true", "jdbc");
              LockService operator = Locks.open(uri, "jdbc")) {
@@ -150,11 +140,87 @@ final class RevocationChecks {
                 lease.release(); // late, of a LOST lease: nothing thrown
             }
         } finally {
-            engine.removeHandler(capture);
+            ENGINE.removeHandler(capture);
         }
         assertTrue(lines.stream().anyMatch(l -> l.contains("revoked at the request of " + OPERATOR)), "the engine "
                 + "logged the loss with its reason: " + lines);
         return ms;
+    }
+
+    /**
+     * A revocable holder cut off from the database (a TCP proxy that drops every byte) never hears of a request
+     * made meanwhile: {@code revoke} times out, and the lock does not pass on. Back within its lease time, its keeper
+     * finds the request at its first renewal, and the holder turns {@code LOST} for the revocation (not for its lease
+     * running out) before the waiting client gets the lock, with a greater token.
+     */
+    static void aCutOffHolderIsToldWhenItIsBack(DatabaseBackend db) throws Exception {
+        String params = "?leaseTime=10s&connectTimeout=1s&socketTimeout=1s";
+        List<String> lines = new CopyOnWriteArrayList<>();
+        Handler capture = captureEngineLog(lines);
+        try (TcpProxy proxy = TcpProxy.inFrontOf(db.uri());
+             LockService holder = Locks.open(proxy.rewrite(db.uri()) + params + "&revocable=true", "jdbc");
+             LockService other = Locks.open(db.uri() + params, "jdbc");
+             LockService operator = Locks.open(db.uri() + params, "jdbc")) {
+            String name = "cut-off-" + System.nanoTime();
+            Lease lease = holder.nonReentrantMutex(name).acquire(Duration.ofSeconds(5));
+            long token = lease.fencingToken();
+            AtomicLong lostAt = new AtomicLong();
+            CountDownLatch told = new CountDownLatch(1);
+            lease.addListener((l, from, to) -> {
+                if (to == LeaseState.LOST) {
+                    lostAt.set(System.nanoTime());
+                    told.countDown();
+                }
+            });
+            CompletableFuture<Object[]> next = other.nonReentrantMutex(name).acquireAsync(Duration.ofSeconds(30))
+                    .thenApply(got -> {
+                        Object[] then = {lease.state(), got.fencingToken()}; // the holder's, as the other holds
+                        got.release();
+                        return then;
+                    });
+            proxy.blackHole(true);
+            assertThrows(LockTimeoutException.class,
+                    () -> operator.revoke(name, token, Duration.ofSeconds(1), OPERATOR), "the cut-off holder "
+                            + "cannot let go");
+            assertFalse(next.isDone(), "the lock passed on while its holder was cut off");
+            assertNotEquals(LeaseState.LOST, lease.state(), "the holder, cut off for a second of its 10 s lease");
+            long healed = System.nanoTime();
+            proxy.heal();
+            assertTrue(told.await(8, TimeUnit.SECONDS), "the holder was not told LOST within 8 s of its return");
+            Object[] then = next.get(10, TimeUnit.SECONDS);
+            assertEquals(LeaseState.LOST, then[0], "the holder's lease as the other client was granted");
+            assertTrue((Long) then[1] > token, "the other's token " + then[1] + " after the revoked " + token);
+            System.out.println("[revocation] " + db.description() + ", a holder cut off while revoked: LOST "
+                    + (lostAt.get() - healed) / 1_000_000 + " ms after its connection came back");
+            lease.release();
+        } finally {
+            ENGINE.removeHandler(capture);
+        }
+        assertTrue(lines.stream().anyMatch(l -> l.contains("revoked at the request of " + OPERATOR)), "the holder "
+                + "lost its lease for the revocation, not its lease time: " + lines);
+    }
+
+    /** The engine's logger, whose "lease lost" line carries the backend's reason. */
+    private static final Logger ENGINE = Logger.getLogger("org.lockspi.internal.EngineService");
+
+    /** @return a handler added to the engine's logger that collects its messages; remove it after */
+    private static Handler captureEngineLog(List<String> lines) {
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                lines.add(record.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        ENGINE.addHandler(capture);
+        return capture;
     }
 
     private static void execute(DatabaseBackend db, String... statements) throws SQLException {
