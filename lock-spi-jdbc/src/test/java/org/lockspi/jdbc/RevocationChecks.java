@@ -20,11 +20,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.lockspi.Lease;
+import org.lockspi.LeaseListener;
 import org.lockspi.LeaseState;
 import org.lockspi.LockException;
 import org.lockspi.LockService;
@@ -118,23 +118,16 @@ final class RevocationChecks {
             for (int i = 0; i < ms.length; i++) {
                 String name = "revoked-" + i + "-" + System.nanoTime();
                 Lease lease = holder.mutex(name).acquire(Duration.ofSeconds(5));
-                AtomicLong lostAt = new AtomicLong();
-                CountDownLatch told = new CountDownLatch(1);
-                lease.addListener((l, from, to) -> {
-                    if (to == LeaseState.LOST) {
-                        lostAt.set(System.nanoTime());
-                        told.countDown();
-                    }
-                });
+                LostAt lost = LostAt.on(lease);
                 try {
                     operator.revoke(name, lease.fencingToken(), Duration.ZERO, OPERATOR);
                 } catch (LockTimeoutException stillHeld) {
                     // asked; the holder had not let go at the one check
                 }
                 long returned = System.nanoTime();
-                assertTrue(told.await(within.toMillis() + 2000, TimeUnit.MILLISECONDS), "round " + i + ": the "
+                assertTrue(lost.told.await(within.toMillis() + 2000, TimeUnit.MILLISECONDS), "round " + i + ": the "
                         + "holder was not told LOST within " + within + " of the request");
-                ms[i] = Math.max(0, (lostAt.get() - returned) / 1_000_000);
+                ms[i] = Math.max(0, (lost.at - returned) / 1_000_000);
                 assertTrue(ms[i] <= within.toMillis(), "round " + i + ": the holder turned LOST " + ms[i]
                         + " ms after revoke returned, beyond " + within);
                 lease.release(); // late, of a LOST lease: nothing thrown
@@ -164,14 +157,7 @@ final class RevocationChecks {
             String name = "cut-off-" + System.nanoTime();
             Lease lease = holder.nonReentrantMutex(name).acquire(Duration.ofSeconds(5));
             long token = lease.fencingToken();
-            AtomicLong lostAt = new AtomicLong();
-            CountDownLatch told = new CountDownLatch(1);
-            lease.addListener((l, from, to) -> {
-                if (to == LeaseState.LOST) {
-                    lostAt.set(System.nanoTime());
-                    told.countDown();
-                }
-            });
+            LostAt lost = LostAt.on(lease);
             CompletableFuture<Object[]> next = other.nonReentrantMutex(name).acquireAsync(Duration.ofSeconds(30))
                     .thenApply(got -> {
                         Object[] then = {lease.state(), got.fencingToken()}; // the holder's, as the other holds
@@ -186,18 +172,38 @@ final class RevocationChecks {
             assertNotEquals(LeaseState.LOST, lease.state(), "the holder, cut off for a second of its 10 s lease");
             long healed = System.nanoTime();
             proxy.heal();
-            assertTrue(told.await(8, TimeUnit.SECONDS), "the holder was not told LOST within 8 s of its return");
+            assertTrue(lost.told.await(8, TimeUnit.SECONDS), "the holder was not told LOST within 8 s of its return");
             Object[] then = next.get(10, TimeUnit.SECONDS);
             assertEquals(LeaseState.LOST, then[0], "the holder's lease as the other client was granted");
             assertTrue((Long) then[1] > token, "the other's token " + then[1] + " after the revoked " + token);
             System.out.println("[revocation] " + db.description() + ", a holder cut off while revoked: LOST "
-                    + (lostAt.get() - healed) / 1_000_000 + " ms after its connection came back");
+                    + (lost.at - healed) / 1_000_000 + " ms after its connection came back");
             lease.release();
         } finally {
             ENGINE.removeHandler(capture);
         }
         assertTrue(lines.stream().anyMatch(l -> l.contains("revoked at the request of " + OPERATOR)), "the holder "
                 + "lost its lease for the revocation, not its lease time: " + lines);
+    }
+
+    /** When a lease's listener was told LOST (System.nanoTime()), and a latch for it. */
+    private static final class LostAt implements LeaseListener {
+        final CountDownLatch told = new CountDownLatch(1);
+        volatile long at;
+
+        static LostAt on(Lease lease) {
+            LostAt listener = new LostAt();
+            lease.addListener(listener);
+            return listener;
+        }
+
+        @Override
+        public void stateChanged(Lease lease, LeaseState previous, LeaseState current) {
+            if (current == LeaseState.LOST) {
+                at = System.nanoTime();
+                told.countDown();
+            }
+        }
     }
 
     /** The engine's logger, whose "lease lost" line carries the backend's reason. */
