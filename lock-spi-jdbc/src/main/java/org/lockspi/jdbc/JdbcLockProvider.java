@@ -73,8 +73,8 @@ import org.lockspi.spi.LockUri;
  * returning to the holder's {@code LOST}, with the holder connected: {@code leaseTime/3} (the renewal interval) plus
  * one pass, within the kit's {@code leaseSpan/2}; on PostgreSQL the notice's round trip (measured: 0 to 17 ms, the
  * README's "The JDBC provider").
- * A holder cut off from the database never hears of it and keeps the lock until its row runs out, which no renewal
- * extends any more.
+ * A holder cut off from the database does not hear of it and keeps the lock until its row runs out, which no renewal
+ * extends any more, or until it is back, when its first renewal finds the request.
  *
  * <p>The README ("The JDBC provider") documents the schema, the guarantees and their limits.
  */
