@@ -25,7 +25,11 @@ import org.lockspi.spi.LockKind;
  * and polls anyway with a jittered exponential back-off, so a lost message delays it by at most {@code retryMax}.
  * An uncontended acquisition and its release are one {@code EVALSHA} each. A {@link LeaseKeeper} renews the leases
  * and reports suspension, restoration and loss. A call that fails on a pooled connection broken by a restart is
- * retried once on a fresh connection, unless it timed out.
+ * retried once on a fresh connection, unless it timed out. {@link #revoke} writes a revocation request; the holder's
+ * {@link LeaseKeeper} acts on it.
+ *
+ * <p>(Over 500 lines: acquisition, release, inspection, revocation and close share the attempts under way, the
+ * in-flight lock and the translation of client failures.)
  */
 public final class RedisLockBackend implements LockBackend {
     private static final System.Logger LOG = System.getLogger(RedisLockBackend.class.getName());

@@ -104,9 +104,9 @@ final class Scripts {
      * waiting attempt joins the queue), the prefix of the waiter keys (to skip queue entries whose waiter key
      * expired: a dead waiter). A plain mutex passes only the first three keys and six arguments. A waiting write
      * lock is also listed among the waiting writers. The key's value is the holder's entry, {@code <owner
-     * token>|<fencing token>|<server ms>|<kind>}, and {@code |r} after it if revocable. Returns the fencing token and the entry, or nil if held by someone else (or, first-come
-     * first-served, if another waiter is ahead). Uncontended and not first-come first-served it runs TIME, GET,
-     * SET and SET.
+     * token>|<fencing token>|<server ms>|<kind>}, and {@code |r} after it if revocable. Returns the fencing token
+     * and the entry, or nil if held by someone else (or, first-come first-served, if another waiter is ahead).
+     * Uncontended and not first-come first-served it runs TIME, GET, SET and SET.
      */
     static final Script ACQUIRE_EXCLUSIVE = new Script(PROLOGUE + QUEUE
             + "local write = ARGV[7] == '1'\n"
@@ -150,11 +150,12 @@ final class Scripts {
      * write lease being downgraded (or ''), which lets the reader in at once, ms a failed attempt marks itself as
      * waiting for ('0': it will not wait), '1' if an earlier attempt may have left a waiter mark, '1' if the
      * acquisition is revocable, then (optional) '1' for first-come first-served, the prefix of the waiter keys, the
-     * kind's letter ({@code R} or {@code S}), the lock's channel. First-come first-served, the queue replaces the waiting writers: a reader may come in
-     * while only readers are queued ahead of it, a permit while fewer live waiters are ahead of it than permits
-     * are free; a queued waiter that got in names the next head on the channel (more may fit). The member is the
-     * holder's entry, {@code <owner token>|<fencing token>|<server ms>}, and {@code ||r} after it if revocable (an
-     * empty kind, then the mark). Returns the fencing token and the entry, or nil if it must wait.
+     * kind's letter ({@code R} or {@code S}), the lock's channel. First-come first-served, the queue replaces the
+     * waiting writers: a reader may come in while only readers are queued ahead of it, a permit while fewer live
+     * waiters are ahead of it than permits are free; a queued waiter that got in names the next head on the
+     * channel (more may fit). The member is the holder's entry, {@code <owner token>|<fencing token>|<server ms>},
+     * and {@code ||r} after it if revocable (an empty kind, then the mark). Returns the fencing token and the entry,
+     * or nil if it must wait.
      */
     static final Script ACQUIRE_SHARED = new Script(PROLOGUE + QUEUE
             + "local lease = tonumber(ARGV[2])\n"
@@ -332,9 +333,12 @@ final class Scripts {
             + "  found, left = holder, redis.call('PTTL', KEYS[1])\n"
             + "else\n"
             + "  for i = 2, 3 do\n"
-            + "    local live = redis.call('ZRANGEBYSCORE', KEYS[i], '(' .. string.format('%d', now), '+inf', 'WITHSCORES')\n"
+            + "    local live = redis.call('ZRANGEBYSCORE', KEYS[i], '(' .. string.format('%d', now), '+inf',\n"
+            + "      'WITHSCORES')\n"
             + "    for j = 1, #live, 2 do\n"
-            + "      if not found and token(live[j]) == ARGV[1] then found, left = live[j], tonumber(live[j + 1]) - now end\n"
+            + "      if not found and token(live[j]) == ARGV[1] then\n"
+            + "        found, left = live[j], tonumber(live[j + 1]) - now\n"
+            + "      end\n"
             + "    end\n"
             + "  end\n"
             + "end\n"

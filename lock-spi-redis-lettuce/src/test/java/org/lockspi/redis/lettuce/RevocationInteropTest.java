@@ -32,12 +32,13 @@ import org.lockspi.tck.internal.Poll;
 import org.lockspi.tck.internal.Workers;
 
 /**
- * Revocation (spec §27) across the client libraries of the Redis recipe: a holder on one library ({@code revocable=true}),
- * an operator and a waiter on the other, plain and first come first served, on one real Redis. Each round the operator
- * revokes the holder's mutex by its token: the holder's lease is {@code LOST} when {@code revoke} returns, its
- * listener told, and the waiter gets the lock with a greater token while the holder's lease reads {@code LOST};
- * nothing of the lock is left once the waiter releases. The figures (the request to the holder's {@code LOST}, as
- * its listener hears it) are printed, not asserted beyond the providers' bound, half the lease time.
+ * Revocation (spec §27) across the client libraries of the Redis recipe: a holder on one library
+ * ({@code revocable=true}), an operator and a waiter on the other, plain and first come first served, on one real
+ * Redis. Each round the operator revokes the holder's mutex by its token: the holder's lease is {@code LOST} when
+ * {@code revoke} returns, its listener told, and the waiter gets the lock with a greater token while the holder's
+ * lease reads {@code LOST}; nothing of the lock is left once the waiter releases. The figures (the request to the
+ * holder's {@code LOST}, as its listener hears it) are printed, not asserted beyond the providers' bound, half the
+ * lease time.
  */
 @Timeout(120)
 class RevocationInteropTest {
