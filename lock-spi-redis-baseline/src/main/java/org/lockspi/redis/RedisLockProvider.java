@@ -103,8 +103,9 @@ import org.lockspi.redis.recipe.RedisRecipeProvider;
  *       which every service of the prefix listens on through its watch connection. The holder's service then
  *       renews that lease at once; the renewal finds the request, the lease turns LOST and its listeners are told,
  *       and only then does the holder release it as {@code release()} would (waking the waiters). The bound, with
- *       the holder connected: a few round trips (2 to 20 ms on one host); if the message is lost, the next
- *       renewal, within leaseTime/3; the TCK holds it to leaseTime/2. A holder that hears nothing (cut off,
+ *       the holder connected: the message and two round trips (the renewal that finds the request, the release;
+ *       {@code RevocationInteropTest} prints the figures); if the message is lost, the next renewal, within
+ *       leaseTime/3; the TCK holds it to its default, leaseTime/2. A holder that hears nothing (cut off,
  *       paused) keeps the lock until its key expires, as any holder that stopped renewing; a revocation never
  *       deletes the holder's key.</li>
  * </ul>
