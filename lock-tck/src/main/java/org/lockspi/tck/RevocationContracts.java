@@ -42,6 +42,7 @@ import org.lockspi.tck.internal.Workers;
  * {@code LOST} within the provider's bound and its listeners are told before the lock passes on, with a greater
  * token; only a holder whose service opted in ({@code revocable=true}) is revoked; bad input is refused at once.
  */
+@Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
 public interface RevocationContracts extends TckContext {
 
     /** Who the kit's operator says it is. */
@@ -93,7 +94,6 @@ public interface RevocationContracts extends TckContext {
             + "revoker. A revoke() that times out means the holder never saw the request, or inspect() still shows "
             + "the freed holder.")
     @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX, WRITE, SEMAPHORE, READ, THREAD_FREE, ASYNC}, shapes = ONE_WAITER)
-    @Inapplicable(shapes = {SEVERAL_WAITERS, MIXED_KINDS}, reason = Why.ONE_WAITER_RULE)
     @DisplayName("§27.1 every kind: a revoked lease turns LOST, its listener is told, and only then does the next "
             + "waiter get the lock, with a greater token")
     default void aRevokedLeaseIsLostBeforeTheLockPassesOn() throws Exception {
@@ -166,7 +166,7 @@ public interface RevocationContracts extends TckContext {
                 if (backend().capabilities().contains(TckBackend.Capability.INSPECT)) {
                     assertEquals(List.of(), backend().residue(name), label + ": nothing left");
                 }
-                figures.append(String.format(java.util.Locale.ROOT, " %s revoked in %d ms, other's grant +%d ms;",
+                figures.append(String.format(java.util.Locale.ROOT, " %s revoked in %d ms, other's grant at %+d ms;",
                         label, (returned - asked) / 1_000_000, (got[0] - returned) / 1_000_000));
             }
         }
