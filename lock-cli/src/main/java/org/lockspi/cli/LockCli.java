@@ -20,18 +20,23 @@ import picocli.CommandLine.Command;
  * <pre>
  * lockspi holders &lt;uri&gt; &lt;name&gt; [--provider NAME] [--json]   who holds a lock, since when, with which token; how many wait
  * lockspi list &lt;uri&gt; [prefix] [--provider NAME] [--json]    the locks with a holder or a waiter, by name
+ * lockspi revoke &lt;uri&gt; &lt;name&gt; &lt;token&gt; [--timeout D] [--as WHO]   ends that holder's lease (it opted in)
  * </pre>
  *
  * <p>Exit codes, distinct so that a script can tell them apart: {@value #OK} the lock has holders or waiters
  * ({@code holders}) or locks were listed ({@code list}); {@value #FREE} the lock is free, nothing was listed;
  * {@value #USAGE} a usage error (arguments, URI, name, provider); {@value #UNREACHABLE} the server could not be
- * reached or a read failed on the connection; {@value #FAILURE} any other error. A password in the URI is never
+ * reached or a read failed on the connection; {@value #FAILURE} any other error. {@code revoke} exits {@value #OK}
+ * when the holder let go, {@value #FREE} when no holder has the token, {@value #FAILURE} when it was refused (the holder
+ * did not opt in) or the holder still held after {@code --timeout}. A password in the URI is never
  * printed: the tool shows the URI with it masked, and the library's messages never contain it.
  */
 @Command(name = "lockspi", mixinStandardHelpOptions = true, versionProvider = LockCli.Version.class,
-        subcommands = {HoldersCommand.class, ListCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {HoldersCommand.class, ListCommand.class, RevokeCommand.class,
+                CommandLine.HelpCommand.class},
         description = "Shows who holds a distributed lock of lockspi, since when and with which fencing token, "
-                + "how many wait, and which locks are held. Read only: it takes no lock.",
+                + "how many wait, and which locks are held (read only: it takes no lock); revokes a holder that "
+                + "opted in.",
         exitCodeOnInvalidInput = LockCli.USAGE, exitCodeOnExecutionException = LockCli.FAILURE,
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
                 LockCli.EXIT_OK, LockCli.EXIT_FREE, LockCli.EXIT_USAGE, LockCli.EXIT_UNREACHABLE,
@@ -108,7 +113,7 @@ public final class LockCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: holders or list");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: holders, list or revoke");
     }
 
     /** {@code --version}: the tool's version, as the build wrote it, and the installed providers. */
