@@ -47,6 +47,10 @@ import org.lockspi.zookeeper.recipe.ZkSettings;
  *   <li><b>Bounded release and close</b> ({@link LeaseRelease}, {@link BoundedClose}). {@code release()} waits at
  *       most {@link ZkSettings#releaseBound()} for the delete (then leaves it to the reconnection), and
  *       {@code close()} at most as long for the client's own close.</li>
+ *   <li><b>Revocation</b> ({@link ZkRevocation}, {@link RevocationWatch}; the node data is {@link ZkLayout}'s). A
+ *       revocable acquisition's node is created with the mark; {@code revoke} writes the request over it with a
+ *       conditional {@code setData}; the holder's data watch on its node sees it, and the lease turns lost, the
+ *       engine is told, and only then the node is deleted as a release deletes it.</li>
  *   <li><b>Fencing token:</b> the czxid of the lease's own node, which grows with every creation on the ensemble,
  *       also across server restarts and the removal of an empty parent.</li>
  * </ul>
