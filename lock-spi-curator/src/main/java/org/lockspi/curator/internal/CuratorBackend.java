@@ -56,7 +56,7 @@ public final class CuratorBackend implements LockBackend {
         this.basePath = basePath;
         this.sessions = new CuratorSessions(client, events);
         this.deletes = new CuratorDeletes(client, sessions, this::isClosed);
-        this.leftovers = new RevocableLeftovers(client,
+        this.leftovers = new RevocableLeftovers(client::isConnected,
                 path -> deletes.deleteRevocableLeftovers(ZKPaths.makePath(path, ZkLayout.SEMAPHORE_LEASES)));
         this.acquisitions = new CuratorAcquisitions(client, sessions, deletes, leftovers);
         this.revocations = new CuratorRevocations(client, sessions, deletes);
@@ -123,7 +123,8 @@ public final class CuratorBackend implements LockBackend {
         } finally {
             gate.unlock();
         }
-        boolean gated = request.isRevocable() && leftovers.applies()
+        // on the provider's own client only: its session serves this backend alone (see RevocableLeftovers)
+        boolean gated = request.isRevocable() && client.owned()
                 && (request.kind() == LockKind.SEMAPHORE || request.kind() == LockKind.NON_REENTRANT_MUTEX);
         if (gated) {
             try {

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -28,21 +29,20 @@ final class RevocableLeftovers {
         boolean searching;
     }
 
-    private final CuratorClient client;
+    private final BooleanSupplier connected;
     /** Searches one semaphore's path and deletes what it finds; never throws. */
     private final Consumer<String> search;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition searched = lock.newCondition();
     private final Map<String, Gate> gates = new HashMap<>(); // guarded by lock
 
-    RevocableLeftovers(CuratorClient client, Consumer<String> search) {
-        this.client = client;
+    /**
+     * @param connected whether the client is connected now
+     * @param search    searches one semaphore's path (its full path) and deletes what it finds; never throws
+     */
+    RevocableLeftovers(BooleanSupplier connected, Consumer<String> search) {
+        this.connected = connected;
         this.search = search;
-    }
-
-    /** @return whether revocable semaphore acquisitions pass the gate on this client */
-    boolean applies() {
-        return client.owned();
     }
 
     /**
@@ -86,7 +86,7 @@ final class RevocableLeftovers {
         try {
             gate = gates.get(path);
             gate.inside--;
-            if (gate.inside > 0 || !gate.wanted || !client.isConnected()) {
+            if (gate.inside > 0 || !gate.wanted || !connected.getAsBoolean()) {
                 if (gate.inside == 0 && !gate.wanted) {
                     gates.remove(path);
                 }
