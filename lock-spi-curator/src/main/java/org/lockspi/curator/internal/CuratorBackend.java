@@ -131,6 +131,9 @@ public final class CuratorBackend implements LockBackend {
                 leftovers.enter(path);
             } catch (InterruptedException e) {
                 leave(me);
+                if (closed) {
+                    throw closedDuring(request, e);
+                }
                 throw e;
             }
         }
