@@ -96,8 +96,9 @@ import org.lockspi.zookeeper.recipe.ZkRecipeProvider;
  *       or keeps the lock until its session ends.</li>
  * </ul>
  * The nodes of a revocable semaphore all carry the same mark, so a lease node Curator leaves behind after an
- * interrupt is found by its session instead (on this provider's own client, while no other acquisition of this
- * service is under way on that semaphore); on an application's client it stays until the session ends.
+ * interrupt is found by its session instead, while no other acquisition of this service is under way on that
+ * semaphore (its acquisitions arriving during that search wait for its few requests). A service on an application's
+ * client ({@link #open(CuratorFramework)}) takes no parameters and is not revocable.
  *
  * <h2>An application's own client</h2>
  * {@link #open(CuratorFramework)} builds a service on a started {@code CuratorFramework} and its namespace; closing

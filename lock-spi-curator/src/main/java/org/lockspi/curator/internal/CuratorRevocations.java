@@ -53,7 +53,7 @@ final class CuratorRevocations implements ConnectionStateListener {
             client.framework.getData().usingWatcher(watcher).inBackground((c, event) -> read(lease, event))
                     .forPath(lease.node);
         } catch (Exception e) {
-            failed(lease, e.toString());
+            failed(lease, e.toString(), false); // the client is closing: the session's end frees the node
         }
     }
 
@@ -71,7 +71,9 @@ final class CuratorRevocations implements ConnectionStateListener {
             return; // released, or gone with its session
         }
         if (rc != KeeperException.Code.OK.intValue()) {
-            failed(lease, KeeperException.Code.get(rc).toString());
+            KeeperException.Code code = KeeperException.Code.get(rc);
+            failed(lease, String.valueOf(code), code == KeeperException.Code.CONNECTIONLOSS
+                    || code == KeeperException.Code.OPERATIONTIMEOUT);
             return;
         }
         String requestedBy = ZkLayout.requestedBy(event.getData());
@@ -80,14 +82,19 @@ final class CuratorRevocations implements ConnectionStateListener {
         }
     }
 
-    private void failed(CuratorLease lease, String why) {
+    /**
+     * A read failed: it is made again when the connection is next back, or at once if it failed for the connection
+     * and the connection is back already.
+     */
+    private void failed(CuratorLease lease, String why, boolean connectionLost) {
         if (lease.isLost() || lease.isReleased()) {
             return;
         }
-        LOG.log(System.Logger.Level.DEBUG, () -> "could not watch " + lease + " for revocation (" + why
-                + "), again once connected: " + client.description);
+        LOG.log(connectionLost ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING, () -> "could not read "
+                + lease + " for a revocation request (" + why + "); the lease is not revocable until the connection"
+                + " next returns: " + client.description);
         unwatched.add(lease);
-        if (client.isConnected()) {
+        if (connectionLost && client.isConnected()) {
             rewatch(); // the connection came back before this failure was told
         }
     }
