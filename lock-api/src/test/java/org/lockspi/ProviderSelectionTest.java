@@ -178,7 +178,7 @@ class ProviderSelectionTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Locks.open("solo://u:secret@h?timeout=1s&sessionTimeout=3s"));
         assertTrue(e.getMessage().startsWith("unknown parameter 'sessionTimeout' for lock provider 'delta' (it "
-                + "accepts [flag, timeout], provider and failFast)"), e.getMessage());
+                + "accepts [flag, timeout], provider, failFast and revocable)"), e.getMessage());
         assertFalse(e.getMessage().contains("secret"), e.getMessage());
         assertTrue(MemoryProvider.OPEN_LOG.isEmpty(), MemoryProvider.OPEN_LOG::toString);
         MemoryProvider given = MemoryProvider.full("given");

@@ -7,6 +7,7 @@ import org.lockspi.LockFeature;
 import org.lockspi.LockInfo;
 import org.lockspi.LockService;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -22,17 +23,40 @@ import org.springframework.lang.Nullable;
  * the names of locks are data ({@code orders/42}), so expose it where the health details would be. Each call reads
  * the server ({@link LockService#list(String)}, {@link LockService#inspect(String)}): for operators, not for a hot
  * path. A provider without {@link LockFeature#INSPECTION} answers with {@code inspection: false} and no names.
+ *
+ * <p>{@code DELETE /actuator/locks/jobs/nightly-report?token=42} revokes the holder with that fencing token
+ * ({@link LockService#revoke(String, long, java.time.Duration, String)}, spec §27), but only where the application
+ * switched it on ({@code lockspi.endpoint.revoke-enabled=true}, off by default: it answers 400 otherwise) and the
+ * holder's own service opted in ({@code revocable=true}). The caller's principal, if any, is the requester named in
+ * the audit line and the holder's log; restrict the operation with Actuator's access control
+ * ({@code management.endpoint.locks.access=read-only} keeps it off whatever the property says).
  */
 @Endpoint(id = "locks")
 public class LocksEndpoint {
     private final LockService service;
+    private final boolean revokeEnabled;
+    private final java.time.Duration revokeTimeout;
 
     /**
+     * A read-only endpoint: its DELETE operation answers 400.
+     *
      * @param service the service whose server is read
      * @throws NullPointerException if {@code service} is null
      */
     public LocksEndpoint(LockService service) {
+        this(service, false, java.time.Duration.ofSeconds(10));
+    }
+
+    /**
+     * @param service       the service whose server is read
+     * @param revokeEnabled whether the DELETE operation revokes
+     * @param revokeTimeout how long a revocation waits for the holder to let go
+     * @throws NullPointerException if an argument is null
+     */
+    public LocksEndpoint(LockService service, boolean revokeEnabled, java.time.Duration revokeTimeout) {
         this.service = Objects.requireNonNull(service, "service is null");
+        this.revokeEnabled = revokeEnabled;
+        this.revokeTimeout = Objects.requireNonNull(revokeTimeout, "revokeTimeout is null");
     }
 
     /**
@@ -71,6 +95,50 @@ public class LocksEndpoint {
                 h.since().map(Instant::toString).orElse(null), h.own())).toList();
         return new Lock(info.name(), service.providerName(), info.kind().name(), holders, info.waiters(),
                 info.permitsInUse());
+    }
+
+    /**
+     * Revokes the holder of a lock with a fencing token (spec §27).
+     *
+     * @param name      the lock's name, its {@code /}-separated parts as the path gives them
+     * @param token     the holder's fencing token, as {@link #lock(String[])} shows it
+     * @param principal the caller, if authenticated: the requester in the audit line
+     * @return the outcome: {@code revoked}, {@code no-holder} (no holder has the token) or {@code still-held} (the
+     *         holder did not let go within {@code lockspi.endpoint.revoke-timeout})
+     * @throws InvalidEndpointRequestException if revocation is off here, the name is malformed, the token negative,
+     *                                         or the holder's service did not opt in (HTTP 400)
+     * @throws org.lockspi.LockConnectionException if the server cannot be reached
+     */
+    @DeleteOperation
+    public Revocation revoke(@Selector(match = Selector.Match.ALL_REMAINING) String[] name, long token,
+                             @Nullable java.security.Principal principal) {
+        String joined = String.join("/", name);
+        if (!revokeEnabled) {
+            throw new InvalidEndpointRequestException("revocation through the locks endpoint is off: set "
+                    + "lockspi.endpoint.revoke-enabled=true", "revocation off");
+        }
+        String who = (principal == null ? "an unauthenticated caller" : principal.getName());
+        String requestedBy = (who.length() > 120 ? who.substring(0, 120) : who).replaceAll("\\p{Cntrl}", "?")
+                + " via the locks endpoint";
+        try {
+            boolean revoked = service.revoke(joined, token, revokeTimeout, requestedBy);
+            return new Revocation(joined, token, revoked ? "revoked" : "no-holder", requestedBy);
+        } catch (IllegalArgumentException | IllegalStateException | UnsupportedOperationException e) {
+            throw new InvalidEndpointRequestException(e.getMessage(), e.getMessage());
+        } catch (org.lockspi.LockTimeoutException e) {
+            return new Revocation(joined, token, "still-held", requestedBy);
+        }
+    }
+
+    /**
+     * What a revocation did.
+     *
+     * @param name        the lock's name
+     * @param token       the token asked for
+     * @param outcome     {@code revoked}, {@code no-holder} or {@code still-held}
+     * @param requestedBy the requester, as the audit line names it
+     */
+    public record Revocation(String name, long token, String outcome, String requestedBy) {
     }
 
     /**

@@ -23,7 +23,8 @@ public class LockspiEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LocksEndpoint locksEndpoint(LockService service) {
-        return new LocksEndpoint(service);
+    LocksEndpoint locksEndpoint(LockService service, LockspiProperties properties) {
+        LockspiProperties.Endpoint endpoint = properties.getEndpoint();
+        return new LocksEndpoint(service, endpoint.isRevokeEnabled(), endpoint.getRevokeTimeout());
     }
 }

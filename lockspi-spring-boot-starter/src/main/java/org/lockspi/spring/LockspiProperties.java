@@ -48,6 +48,8 @@ public class LockspiProperties {
 
     private final Health health = new Health();
 
+    private final Endpoint endpoint = new Endpoint();
+
     public String getUri() {
         return uri;
     }
@@ -86,6 +88,10 @@ public class LockspiProperties {
 
     public Health getHealth() {
         return health;
+    }
+
+    public Endpoint getEndpoint() {
+        return endpoint;
     }
 
     /** Defaults of {@link org.lockspi.spring.Locked @Locked} methods and of {@link LockTemplate}. */
@@ -155,6 +161,34 @@ public class LockspiProperties {
 
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+    }
+
+    /** The Actuator endpoint {@code locks} ({@link LocksEndpoint}). */
+    public static class Endpoint {
+        /**
+         * Whether the endpoint's DELETE operation revokes a holder's lease (spec §27); off, it answers 400 and
+         * changes nothing. The holder's own service must still have opted in (revocable=true).
+         */
+        private boolean revokeEnabled;
+
+        /** How long a revocation through the endpoint waits for the holder to let go. */
+        private Duration revokeTimeout = Duration.ofSeconds(10);
+
+        public boolean isRevokeEnabled() {
+            return revokeEnabled;
+        }
+
+        public void setRevokeEnabled(boolean revokeEnabled) {
+            this.revokeEnabled = revokeEnabled;
+        }
+
+        public Duration getRevokeTimeout() {
+            return revokeTimeout;
+        }
+
+        public void setRevokeTimeout(Duration revokeTimeout) {
+            this.revokeTimeout = revokeTimeout;
         }
     }
 

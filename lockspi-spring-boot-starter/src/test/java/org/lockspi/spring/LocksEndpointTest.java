@@ -31,11 +31,13 @@ class LocksEndpointTest {
     private static final AtomicInteger DOMAINS = new AtomicInteger();
     private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
 
-    private static ConfigurableApplicationContext node(String space, String domain, String exposed) {
+    private static ConfigurableApplicationContext node(String space, String domain, String exposed,
+                                                       String... more) {
         return new SpringApplicationBuilder(NodeApp.class).web(WebApplicationType.NONE)
                 .properties("lockspi.uri=" + space, "test.node=a", "test.job=none", "spring.main.banner-mode=off",
                         "spring.jmx.enabled=true", "management.endpoints.jmx.domain=" + domain,
                         "management.endpoints.jmx.exposure.include=" + exposed)
+                .properties(more)
                 .run();
     }
 
@@ -79,6 +81,47 @@ class LocksEndpointTest {
             assertInstanceOf(org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException.class,
                     assertThrows(RuntimeException.class, () -> endpoint.lock(new String[] {""})),
                     "a malformed name is a bad request");
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void revokesAHolderThatOptedInOnlyWhereSwitchedOn() throws Exception {
+        String space = InMemoryLocks.newSpace();
+        String domain = "lockspi-test-" + DOMAINS.incrementAndGet();
+        ObjectName name = new ObjectName(domain + ":type=Endpoint,name=Locks");
+        String[] signature = {String[].class.getName(), long.class.getName(), java.security.Principal.class.getName()};
+        try (ConfigurableApplicationContext node = node(space, domain, "locks", "lockspi.endpoint.revoke-enabled=true");
+             LockService holder = Locks.open(space + "?revocable=true");
+             LockService plain = Locks.open(space)) {
+            Lease lease = holder.mutex("jobs/stuck").acquire(Duration.ofSeconds(5));
+            Map<String, Object> done = (Map<String, Object>) server.invoke(name, "revoke",
+                    new Object[] {new String[] {"jobs", "stuck"}, lease.fencingToken(), null}, signature);
+            assertEquals("revoked", done.get("outcome"), done.toString());
+            assertEquals("an unauthenticated caller via the locks endpoint", done.get("requestedBy"));
+            assertEquals(org.lockspi.LeaseState.LOST, lease.state());
+            Map<String, Object> again = (Map<String, Object>) server.invoke(name, "revoke",
+                    new Object[] {new String[] {"jobs", "stuck"}, lease.fencingToken(), null}, signature);
+            assertEquals("no-holder", again.get("outcome"), again.toString());
+
+            LocksEndpoint endpoint = node.getBean(LocksEndpoint.class);
+            try (Lease kept = plain.mutex("jobs/kept").acquire(Duration.ofSeconds(5))) {
+                RuntimeException refused = assertThrows(RuntimeException.class, () -> endpoint.revoke(
+                        new String[] {"jobs", "kept"}, kept.fencingToken(), () -> "alice"));
+                assertInstanceOf(org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException.class,
+                        refused, "a holder without the opt-in is a bad request");
+                assertTrue(refused.getMessage().contains("revocable=true"), refused.getMessage());
+                assertEquals(org.lockspi.LeaseState.HELD, kept.state());
+            }
+        }
+        try (ConfigurableApplicationContext node = node(space, domain + "-off", "locks");
+             LockService holder = Locks.open(space + "?revocable=true")) {
+            Lease lease = holder.mutex("jobs/off").acquire(Duration.ofSeconds(5));
+            RuntimeException off = assertThrows(RuntimeException.class, () -> node.getBean(LocksEndpoint.class)
+                    .revoke(new String[] {"jobs", "off"}, lease.fencingToken(), () -> "alice"));
+            assertTrue(off.getMessage().contains("lockspi.endpoint.revoke-enabled=true"), off.getMessage());
+            assertEquals(org.lockspi.LeaseState.HELD, lease.state(), "off by default: nothing changed");
+            lease.release();
         }
     }
 

@@ -112,6 +112,12 @@ public abstract class ForwardingProvider implements LockProvider {
         return new Lease(real);
     }
 
+    /** Asks the real backend to revoke (spec §27), at the key {@link #key} derives. */
+    protected boolean revoke(LockBackend backend, String key, long token, String requestedBy)
+            throws InterruptedException {
+        return backend.revoke(key, token, requestedBy);
+    }
+
     /** Closes the real backend. */
     protected void close(LockBackend backend) {
         backend.close();
@@ -130,6 +136,11 @@ public abstract class ForwardingProvider implements LockProvider {
     /** Relays a lost lease (the wrapper) to the engine. */
     protected void leaseLost(BackendEvents engine, BackendLease lease) {
         engine.leaseLost(lease);
+    }
+
+    /** Relays a lost lease (the wrapper) and why to the engine; a mutant that overrides the one-argument form sees it. */
+    protected void leaseLost(BackendEvents engine, BackendLease lease, String why) {
+        leaseLost(engine, lease);
     }
 
     @Override
@@ -239,6 +250,11 @@ public abstract class ForwardingProvider implements LockProvider {
         public void leaseLost(BackendLease lease) {
             ForwardingProvider.this.leaseLost(engine, wrap(lease));
         }
+
+        @Override
+        public void leaseLost(BackendLease lease, String why) {
+            ForwardingProvider.this.leaseLost(engine, wrap(lease), why);
+        }
     }
 
     /** The real backend, with the hooks applied. */
@@ -255,7 +271,7 @@ public abstract class ForwardingProvider implements LockProvider {
         public BackendLease acquire(AcquireRequest request, Deadline deadline) throws InterruptedException {
             AcquireRequest forwarded = request;
             if (request.kind() == LockKind.READ && request.heldWrite() instanceof Lease held) {
-                forwarded = AcquireRequest.read(request.name(), held.real);
+                forwarded = flagsOf(request, AcquireRequest.read(request.name(), held.real));
             }
             BackendLease lease = ForwardingProvider.this.acquire(real, request(renamed(forwarded)), deadline);
             if (lease == null) {
@@ -275,12 +291,23 @@ public abstract class ForwardingProvider implements LockProvider {
             }
             switch (request.kind()) {
                 case READ:
-                    return AcquireRequest.read(key, request.heldWrite());
+                    return flagsOf(request, AcquireRequest.read(key, request.heldWrite()));
                 case SEMAPHORE:
-                    return AcquireRequest.semaphore(key, request.permits());
+                    return flagsOf(request, AcquireRequest.semaphore(key, request.permits()));
                 default:
-                    return AcquireRequest.exclusive(request.kind(), key);
+                    return flagsOf(request, AcquireRequest.exclusive(request.kind(), key));
             }
+        }
+
+        /** @return {@code copy} with the lease time and the revocable mark of {@code original} */
+        private AcquireRequest flagsOf(AcquireRequest original, AcquireRequest copy) {
+            AcquireRequest timed = copy.withLeaseTime(original.leaseTime().orElse(null));
+            return original.isRevocable() ? timed.revocable() : timed;
+        }
+
+        @Override
+        public boolean revoke(String name, long token, String requestedBy) throws InterruptedException {
+            return ForwardingProvider.this.revoke(real, key(name), token, requestedBy);
         }
 
         @Override

@@ -70,6 +70,12 @@ enum Mutant {
     REDIS_LEASE_TIME_CLIENT_ONLY(MutantRuns.RedisLeaseTimeClientOnly.class, "redis-baseline",
             "the lease time kept by the holder alone (LOST at the end), the server asked without it: the key outlives "
             + "the end, as a ZooKeeper node would", "§26.1"),
+    // revocation (issue #28)
+    REDIS_REVOKE_FREES_FROM_THE_REVOKER(MutantRuns.RedisRevokeFreesFromTheRevoker.class, "redis-baseline",
+            "REVOCATION with the holder's key deleted by the revoker: the next waiter may hold while the revoked lease "
+            + "reads HELD", "§27.1"),
+    REDIS_REVOCABLE_ALWAYS(MutantRuns.RedisRevocableAlways.class, "redis-baseline",
+            "every acquisition sent revocable: a holder that did not opt in is revoked", "§27.3"),
     // one kind or one waiting path only (issue #23: rules extended to every kind and queue shape)
     REDIS_READER_MARK_LEFT(MutantRuns.RedisReaderMarkLeft.class, "redis-baseline",
             "a reader that gives up (timeout) leaves its waiter mark, to expire on its own", "§5.4", "§23.6"),

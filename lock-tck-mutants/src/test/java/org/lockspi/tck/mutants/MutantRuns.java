@@ -318,6 +318,20 @@ final class MutantRuns {
         }
     }
 
+    static final class RedisRevokeFreesFromTheRevoker extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new RedisMutants.RevokeFreesFromTheRevoker();
+        }
+    }
+
+    static final class RedisRevocableAlways extends OnRedis {
+        @Override
+        public LockProvider provider() {
+            return new RedisMutants.RevocableAlways();
+        }
+    }
+
     static final class RedisValidityUntracked extends OnRedis {
         @Override
         public LockProvider provider() {

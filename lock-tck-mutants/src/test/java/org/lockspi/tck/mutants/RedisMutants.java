@@ -296,6 +296,43 @@ public final class RedisMutants {
     }
 
     /**
+     * REVOCATION with the lock freed from the revoker's side: after the real request, the revoker deletes the
+     * exclusive holder's key itself ("the holder will hear of it"), so the next waiter may hold while the revoked
+     * lease still reads HELD.
+     */
+    public static final class RevokeFreesFromTheRevoker extends OnRedisKeys {
+        /** For ServiceLoader. */
+        public RevokeFreesFromTheRevoker() {
+            super("mutant-redis-revoke-frees-from-the-revoker");
+        }
+
+        @Override
+        protected boolean revoke(LockBackend backend, String key, long token, String requestedBy)
+                throws InterruptedException {
+            boolean asked = backend.revoke(key, token, requestedBy);
+            if (asked) {
+                try (Jedis redis = new Jedis(server())) {
+                    redis.del(redisKey(key)); // "the request is written: free the lock at once"
+                }
+            }
+            return asked;
+        }
+    }
+
+    /** Every acquisition sent revocable, whether its service opted in or not: an operator revokes anyone. */
+    public static final class RevocableAlways extends ForwardingProvider {
+        /** For ServiceLoader. */
+        public RevocableAlways() {
+            super("mutant-redis-revocable-always", new RedisLockProvider());
+        }
+
+        @Override
+        protected AcquireRequest request(AcquireRequest request) {
+            return request.revocable();
+        }
+    }
+
+    /**
      * The exclusive release as a plain {@code DEL} of the lock's key, without comparing the owner token: a late
      * release of a lease that was lost meanwhile deletes the next holder's key.
      */

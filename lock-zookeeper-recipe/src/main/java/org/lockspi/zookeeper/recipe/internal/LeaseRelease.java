@@ -16,8 +16,8 @@ import org.lockspi.zookeeper.recipe.ZkOps;
  * the request may wait for the client's next reconnection attempt, seconds, and the cleaner leaves the delete to
  * the reconnection if it fails. A lease the engine judged lost by its deadline while the session lives on still
  * deletes its node, and so does a revoked lease (see {@link RevocationWatch}); a lease whose session is gone
- * touches nothing (a later holder's node is never ours). The waiter
- * behind a released mutex node is told whether it is known gone ({@link ZkOwnNode}).
+ * touches nothing (a later holder's node is never ours). The waiter behind a released mutex node is told whether
+ * it is known gone ({@link ZkOwnNode}).
  */
 final class LeaseRelease {
     private final ZkOps ops;

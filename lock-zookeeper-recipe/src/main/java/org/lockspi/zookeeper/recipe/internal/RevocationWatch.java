@@ -2,7 +2,6 @@ package org.lockspi.zookeeper.recipe.internal;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -47,11 +46,7 @@ final class RevocationWatch {
         this.leases = leases;
         this.events = events;
         this.releases = releases;
-        this.reader = new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-            Thread t = new Thread(r, "lockspi-zk-revocation-" + THREADS.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.reader = OnDemandThread.executor("lockspi-zk-revocation", THREADS);
     }
 
     /** Starts watching a revocable lease just granted: its node is read (and watched) on the revocation thread. */
@@ -73,10 +68,19 @@ final class RevocationWatch {
         retry.clear();
     }
 
-    /** The backend closes: the thread stops (interrupting a read under way). */
+    /** The backend closes: the thread stops (interrupting a read under way); {@link #awaitClosed()} follows. */
     void shutdown() {
         retry.clear();
         reader.shutdownNow();
+    }
+
+    /** Waits, at most 5 s, for the thread to end. */
+    void awaitClosed() {
+        try {
+            reader.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** One revocable lease's watch callback: queues one read at a time. */

@@ -318,6 +318,7 @@ public final class ZkLockBackend implements LockBackend {
         } finally {
             leases.clear();
             cleaner.awaitClosed();
+            revocations.awaitClosed();
         }
     }
 

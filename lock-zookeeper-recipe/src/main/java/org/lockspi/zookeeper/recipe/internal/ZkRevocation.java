@@ -50,19 +50,20 @@ public final class ZkRevocation {
      *         written)
      * @throws IllegalStateException if the holder's node does not carry the mark (its acquisition did not opt in,
      *                               or it is not a lockspi client's); nothing written
-     * @throws LockException         if the node's ACL does not let this client read or write it
+     * @throws LockException         if the ACL of the lock's node or of the holder's does not let this client read
+     *                               or write it
      * @throws KeeperException       as ZooKeeper reports it otherwise (a lost connection: the request may or may
      *                               not have been written)
      * @throws InterruptedException  if the thread was interrupted
      */
     public static boolean request(Client client, String path, long token, String requestedBy, String address)
             throws KeeperException, InterruptedException {
-        String node = ZkInspection.holderNode(client, path, token);
-        if (node == null) {
-            return false;
-        }
-        byte[] request = ZkLayout.revocationRequest(requestedBy);
         try {
+            String node = ZkInspection.holderNode(client, path, token);
+            if (node == null) {
+                return false;
+            }
+            byte[] request = ZkLayout.revocationRequest(requestedBy);
             while (true) {
                 ZkOps.NodeData data = client.data(node);
                 if (data == null) {
@@ -86,9 +87,9 @@ public final class ZkRevocation {
                 }
             }
         } catch (KeeperException.NoAuthException e) {
-            throw new LockException("not allowed to revoke the holder with token " + token + " at ZooKeeper "
-                    + address + ": the ACL of its node " + node + " does not let this client's identity read and"
-                    + " write it (" + e.code() + ")", e);
+            throw new LockException("not allowed to revoke the holder with token " + token + " of " + path
+                    + " at ZooKeeper " + address + ": the ACL of " + e.getPath() + " does not let this client's"
+                    + " identity read and write it (" + e.code() + ")", e);
         }
     }
 }
