@@ -3,6 +3,7 @@ package org.lockspi.curator;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,16 +21,22 @@ import org.junit.jupiter.api.Test;
 import org.lockspi.Acquirable;
 import org.lockspi.Lease;
 import org.lockspi.LeaseState;
+import org.lockspi.LockException;
 import org.lockspi.LockInfo;
 import org.lockspi.LockService;
+import org.lockspi.LockTimeoutException;
 import org.lockspi.Locks;
+import org.lockspi.tck.internal.StateRecorder;
+import org.lockspi.tck.support.TcpProxy;
 
 /**
  * Revocation across the ZooKeeper providers on one server, which share the node data of revocation (the kit's §27
  * runs each provider against itself): a zookeeper-raw or zkclient operator revokes a Curator holder and a Curator
  * operator a raw one, with a waiter of the third provider getting the lock only after the holder's lease is LOST; a
- * plain Curator application's holder is refused; and a revocable semaphore waiter interrupted beside a permit of its
- * own service leaves that permit alone (the search for a node Curator may leave behind).
+ * plain Curator application's holder is refused; a Curator holder cut off from the server keeps the lock until it is
+ * back in its session and reads the request; the node's ACL decides who may revoke, either way; and a revocable
+ * semaphore waiter interrupted beside a permit of its own service leaves that permit alone (the search for a node
+ * Curator may leave behind).
  */
 class CuratorRevocationTest extends ZkTestSupport {
     private static final Duration WAIT = Duration.ofSeconds(10);
@@ -109,6 +116,58 @@ class CuratorRevocationTest extends ZkTestSupport {
             mutex.release();
         }
         assertEquals(List.of(), server.residue(name));
+    }
+
+    @Test
+    void aCuratorHolderCutOffKeepsTheLockUntilItIsBackAndSeesTheRequest() throws Exception {
+        String name = "cut-off";
+        String direct = "zookeeper://" + server.address() + BASE + "?sessionTimeout=10s&connectTimeout=5s";
+        TcpProxy proxy = closeLater(TcpProxy.inFrontOf(direct));
+        LockService holder = closeLater(Locks.open(proxy.rewrite(direct) + "&" + Locks.REVOCABLE_PARAMETER + "=true",
+                "curator"));
+        LockService other = open("zookeeper-raw", false);
+        Lease lease = holder.mutex(name).acquire(WAIT);
+        StateRecorder recorder = new StateRecorder();
+        lease.addListener(recorder);
+        proxy.blackHole(true);
+        assertThrows(LockTimeoutException.class,
+                () -> other.revoke(name, lease.fencingToken(), Duration.ofSeconds(1), "ops@interop"),
+                "the cut-off holder cannot hear the request, so does not let go");
+        assertTrue(other.mutex(name).tryAcquire().isEmpty(), "the lock is still held");
+        assertNotEquals(LeaseState.LOST, lease.state(), "not LOST while nobody else holds");
+        proxy.heal(); // back within its session: the data watch set before the cut reports the change
+        recorder.awaitChangeTo(LeaseState.LOST, WAIT);
+        try (Lease next = other.mutex(name).acquire(WAIT)) {
+            assertTrue(next.fencingToken() > lease.fencingToken(), "the next token");
+        }
+        lease.release();
+        assertEquals(List.of(), server.residue(name));
+    }
+
+    @Test
+    void theAclDecidesWhoMayRevokeACuratorHolderAndWhomACuratorOperatorMay() throws Exception {
+        String name = "acl";
+        String alice = "zookeeper://alice:secret@" + server.address() + BASE + "?sessionTimeout=2s&connectTimeout=2s";
+        String bob = alice.replace("alice:secret@", "bob:other@");
+        for (String[] pair : new String[][] {{"curator", "zookeeper-raw"}, {"zookeeper-raw", "curator"}}) {
+            LockService holder = closeLater(Locks.open(alice + "&" + Locks.REVOCABLE_PARAMETER + "=true", pair[0]));
+            Lease lease = holder.mutex(name).acquire(WAIT);
+            StateRecorder recorder = new StateRecorder();
+            lease.addListener(recorder);
+            long token = lease.fencingToken();
+            for (LockService stranger : List.of(closeLater(Locks.open(bob, pair[1])), open(pair[1], false))) {
+                LockException e = assertThrows(LockException.class,
+                        () -> stranger.revoke(name, token, WAIT, "ops@interop"), pair[1] + " as a stranger");
+                assertTrue(e.getMessage().contains("NOAUTH") && e.getMessage().contains("not allowed to revoke"),
+                        "says the ACL refused it: " + e.getMessage());
+            }
+            assertEquals(LeaseState.HELD, lease.state(), pair[0] + "'s holder, after the refused revocations");
+            assertEquals(List.of(), recorder.changes(), "its listener told nothing");
+            LockService sameIdentity = closeLater(Locks.open(alice, pair[1]));
+            assertTrue(sameIdentity.revoke(name, token, WAIT, "ops@interop"), pair[1] + " as the holder's identity");
+            assertEquals(LeaseState.LOST, lease.state());
+            lease.release();
+        }
     }
 
     @Test
