@@ -127,14 +127,19 @@ public final class CuratorBackend implements LockBackend {
         boolean gated = request.isRevocable() && client.owned()
                 && (request.kind() == LockKind.SEMAPHORE || request.kind() == LockKind.NON_REENTRANT_MUTEX);
         if (gated) {
+            boolean entered;
             try {
-                leftovers.enter(path);
+                entered = leftovers.enter(path, deadline);
             } catch (InterruptedException e) {
                 leave(me);
                 if (closed) {
                     throw closedDuring(request, e);
                 }
                 throw e;
+            }
+            if (!entered) {
+                leave(me);
+                return null; // the deadline passed while a search for a node left behind ran
             }
         }
         DeadlineRetry.begin(deadline);

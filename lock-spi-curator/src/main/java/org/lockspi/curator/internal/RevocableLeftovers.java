@@ -6,6 +6,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.lockspi.spi.Deadline;
 
 /**
  * The clean-up after a failed revocable semaphore acquisition. Curator may leave its lease node behind when an
@@ -16,7 +17,7 @@ import java.util.function.Consumer;
  * other acquisition of this backend is under way on the same semaphore (its node, granted or waiting for a permit,
  * looks the same), so each revocable semaphore acquisition passes a gate for its path, from its start until its lease
  * is registered; a failed one asks for the search, and the last one out makes it while the gate is shut (acquisitions
- * of that path arriving meanwhile wait those few requests). While the connection is down the search waits for the
+ * of that path arriving meanwhile wait for its few requests, never past their deadline). While the connection is down the search waits for the
  * next acquisition of the path to leave.
  *
  * <p>Only on the provider's own client, whose session serves this backend alone: on an application's client another
@@ -46,18 +47,26 @@ final class RevocableLeftovers {
     }
 
     /**
-     * Passes the gate of a semaphore's path, waiting while its search runs.
+     * Passes the gate of a semaphore's path, waiting while its search runs, never past the acquisition's deadline.
      *
+     * @return false if the deadline passed first (nothing was created; the caller must not {@link #leave})
      * @throws InterruptedException if interrupted while waiting (nothing was created)
      */
-    void enter(String path) throws InterruptedException {
+    boolean enter(String path, Deadline deadline) throws InterruptedException {
         lock.lock();
         try {
             Gate gate;
             while ((gate = gates.computeIfAbsent(path, p -> new Gate())).searching) {
-                searched.await();
+                if (deadline.isInfinite()) {
+                    searched.await();
+                } else if (deadline.hasExpired()) {
+                    return false;
+                } else {
+                    searched.awaitNanos(deadline.remainingNanos());
+                }
             }
             gate.inside++;
+            return true;
         } finally {
             lock.unlock();
         }

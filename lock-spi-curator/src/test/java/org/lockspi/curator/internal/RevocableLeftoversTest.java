@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.lockspi.spi.Deadline;
 
 /** The gate's logic, with a search that records its calls (the real-server case: CuratorRevocationTest). */
 class RevocableLeftoversTest {
@@ -19,12 +21,12 @@ class RevocableLeftoversTest {
     @Test
     void theLastOneOutSearchesOnceAndOnlyAfterAFailure() throws InterruptedException {
         RevocableLeftovers gate = new RevocableLeftovers(connected::get, searched::add);
-        gate.enter("/s");
+        gate.enter("/s", Deadline.none());
         gate.leave("/s");
         assertEquals(List.of(), searched, "no failure, no search");
-        gate.enter("/s");
-        gate.enter("/s");
-        gate.enter("/t");
+        gate.enter("/s", Deadline.none());
+        gate.enter("/s", Deadline.none());
+        gate.enter("/t", Deadline.none());
         gate.failed("/s");
         gate.leave("/s");
         assertEquals(List.of(), searched, "another acquisition of /s is under way");
@@ -32,7 +34,7 @@ class RevocableLeftoversTest {
         assertEquals(List.of(), searched, "/t did not fail");
         gate.leave("/s");
         assertEquals(List.of("/s"), searched, "the last one out of /s");
-        gate.enter("/s");
+        gate.enter("/s", Deadline.none());
         gate.leave("/s");
         assertEquals(List.of("/s"), searched, "searched once");
     }
@@ -40,19 +42,19 @@ class RevocableLeftoversTest {
     @Test
     void whileDisconnectedTheSearchWaitsForTheNextOneOut() throws InterruptedException {
         RevocableLeftovers gate = new RevocableLeftovers(connected::get, searched::add);
-        gate.enter("/s");
+        gate.enter("/s", Deadline.none());
         gate.failed("/s");
         connected.set(false);
         gate.leave("/s");
         assertEquals(List.of(), searched);
         connected.set(true);
-        gate.enter("/s");
+        gate.enter("/s", Deadline.none());
         gate.leave("/s");
         assertEquals(List.of("/s"), searched);
     }
 
     @Test
-    void anAcquisitionArrivingDuringTheSearchWaitsForItAndTheInterruptFlagIsKept() throws Exception {
+    void anAcquisitionArrivingDuringTheSearchWaitsForItUntilItsDeadlineAndTheInterruptFlagIsKept() throws Exception {
         CountDownLatch searching = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);
         AtomicBoolean flagDuringSearch = new AtomicBoolean(true);
@@ -68,7 +70,7 @@ class RevocableLeftoversTest {
         });
         Thread failing = new Thread(() -> {
             try {
-                gate.enter("/s");
+                gate.enter("/s", Deadline.none());
                 gate.failed("/s");
                 Thread.currentThread().interrupt(); // the failed acquisition's interrupt
                 gate.leave("/s");
@@ -80,10 +82,11 @@ class RevocableLeftoversTest {
         failing.start();
         assertTrue(searching.await(10, TimeUnit.SECONDS));
         assertFalse(flagDuringSearch.get(), "the search runs with the flag clear");
+        assertFalse(gate.enter("/s", Deadline.after(Duration.ofMillis(50))), "a deadline ends the wait for it");
         CountDownLatch entered = new CountDownLatch(1);
         Thread arriving = new Thread(() -> {
             try {
-                gate.enter("/s");
+                gate.enter("/s", Deadline.none());
                 entered.countDown();
                 gate.leave("/s");
             } catch (InterruptedException e) {
