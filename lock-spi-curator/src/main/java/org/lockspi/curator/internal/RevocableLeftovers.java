@@ -17,11 +17,11 @@ import org.lockspi.spi.Deadline;
  * other acquisition of this backend is under way on the same semaphore (its node, granted or waiting for a permit,
  * looks the same), so each revocable semaphore acquisition passes a gate for its path, from its start until its lease
  * is registered; a failed one asks for the search, and the last one out makes it while the gate is shut (acquisitions
- * of that path arriving meanwhile wait for its few requests, never past their deadline). While the connection is down the search waits for the
- * next acquisition of the path to leave.
+ * of that path arriving meanwhile wait for its few requests, never past their deadline). While the connection is down
+ * the search waits for the next acquisition of the path to leave.
  *
  * <p>Only on the provider's own client, whose session serves this backend alone: on an application's client another
- * backend may share the session, and such a node stays until the session ends (as the provider's Javadoc says).
+ * backend may share the session (a service there takes no parameters, so it is not revocable today).
  */
 final class RevocableLeftovers {
     private static final class Gate {
