@@ -77,6 +77,29 @@ import org.lockspi.zookeeper.recipe.ZkRecipeProvider;
  * {@code release()} and {@code close()} wait at most {@code min(connectTimeout, sessionTimeout/2)} for the
  * server; the node is then deleted by a guaranteed delete when the connection returns, or with the session.
  *
+ * <h2>Revocation</h2>
+ * {@code LockService.revoke} ({@link LockFeature#REVOCATION}) in the node data every ZooKeeper provider shares, so
+ * that a zookeeper-raw or zkclient client revokes a Curator holder and back (the format is {@code ZkLayout}'s):
+ * <ul>
+ *   <li>An acquisition of a service opened with {@code revocable=true} creates its node with the revocable mark as
+ *       its data, through the recipes' own node data ({@code InterProcessMutex}'s lock node bytes, the read-write
+ *       lock's lock data, the semaphore's node data); other nodes keep the data they had (a mutex's: Curator's
+ *       default, the client's address).</li>
+ *   <li>The revoker finds the holder's node by its fencing token as inspection does, and writes the request
+ *       (carrying the requester) over the mark with a {@code setData} at the version it read; it never deletes the
+ *       node. A node without the mark is refused with {@code IllegalStateException}, nothing written.</li>
+ *   <li>The holder keeps a data watch on each revocable lease's node, set again after every change. When it reads
+ *       a request, the lease turns LOST and its listeners are told, and only then is the node deleted as a release
+ *       deletes it. The bound, with the holder connected: one watch notification and one read after the request,
+ *       milliseconds on a healthy ensemble, well within the kit's default of half the lease span. A holder cut off
+ *       from the server learns of the request when its connection returns (the watch outlives the reconnection),
+ *       or keeps the lock until its session ends.</li>
+ * </ul>
+ * The nodes of a revocable semaphore all carry the same mark, so a lease node Curator leaves behind after an
+ * interrupt is found by its session instead, while no other acquisition of this service is under way on that
+ * semaphore (its acquisitions arriving during that search wait for its few requests). A service on an application's
+ * client ({@link #open(CuratorFramework)}) takes no parameters and is not revocable.
+ *
  * <h2>An application's own client</h2>
  * {@link #open(CuratorFramework)} builds a service on a started {@code CuratorFramework} and its namespace; closing
  * that service frees its locks but leaves the client open. Three guards apply only to the clients this provider builds
@@ -97,7 +120,7 @@ public final class CuratorLockProvider implements LockProvider {
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
             LockFeature.SEMAPHORE, LockFeature.FAIR, LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL,
             LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE,
-            LockFeature.SURVIVES_RESTART, LockFeature.INSPECTION));
+            LockFeature.SURVIVES_RESTART, LockFeature.INSPECTION, LockFeature.REVOCATION));
 
     /** For {@link java.util.ServiceLoader}. */
     public CuratorLockProvider() {

@@ -233,7 +233,11 @@ class CuratorProviderTest extends ZkTestSupport {
         assertEquals(List.of(), server.residue(name), name);
     }
 
-    private void interruptWaiter(Acquirable waiter, String name, int waiterNodes) throws Exception {
+    /**
+     * Interrupts an acquisition of {@code waiter} once it waits ({@code waiterNodes} nodes of it on the server), and
+     * checks it fails with InterruptedException and leaves the lock's nodes as they were.
+     */
+    static void interruptWaiter(Acquirable waiter, String name, int waiterNodes) throws Exception {
         {
             List<String> heldNodes = server.residue(name);
             BlockingQueue<Throwable> outcome = new ArrayBlockingQueue<>(1);

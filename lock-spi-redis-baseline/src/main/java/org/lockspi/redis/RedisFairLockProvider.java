@@ -19,6 +19,9 @@ import org.lockspi.redis.recipe.RedisRecipeProvider;
  * more command inside the acquiring script when nobody waits (reading the queue), and a hand-off waits for the
  * head, however slow, where the baseline gives the lock to whichever waiter asks first.
  *
+ * <p>Revocation works as on the baseline (same request, channel and bound); a revoked holder lets go with the
+ * fair release, which names the head of the queue.
+ *
  * <p>The features are fixed (spec §9.8); that is why first-come first-served is a provider of its own rather than
  * a URI parameter of {@code redis-baseline}.
  */

@@ -64,7 +64,8 @@ import org.lockspi.redis.recipe.RedisRecipeProvider;
  * expiry, for readers and semaphore permits), {@code <keyPrefix>{N}:wwait} (waiting writers, which new readers
  * let pass), {@code <keyPrefix>{N}:wait:<owner token>} (one short-lived key per waiting acquisition) and
  * {@code <keyPrefix>{N}:fence} (the fencing counter, which expires leaseTime + 2 retryMax after the last grant:
- * tokens keep growing past that by their server-clock floor). Scripts are sent by SHA-1
+ * tokens keep growing past that by their server-clock floor) and, while a revocation is pending,
+ * {@code <keyPrefix>{N}:revoke} (a hash: the revoked holder's owner token and who asked). Scripts are sent by SHA-1
  * ({@code EVALSHA}), loaded once per server run. The braces are a Redis Cluster hash tag:
  * all keys of one lock share a slot.
  *
@@ -95,6 +96,18 @@ import org.lockspi.redis.recipe.RedisRecipeProvider;
  *       subscribed through one connection per service, try again at once; they also poll with a bounded, jittered
  *       exponential back-off, so a lost message costs at most {@code retryMax}. No fairness (FIFO: see
  *       {@link RedisFairLockProvider}) and no herd-free wake-up (a release wakes every waiter of the lock).</li>
+ *   <li><b>Revocation</b> ({@link org.lockspi.LockFeature#REVOCATION}, of a holder whose service was opened with
+ *       {@code revocable=true}, whose entry then carries a mark): {@code LockService.revoke} runs one script that
+ *       finds the live holder by its fencing token, refuses one without the mark, writes the request into
+ *       {@code <keyPrefix>{N}:revoke} and names the holder's owner token on the channel {@code <keyPrefix>revoke},
+ *       which every service of the prefix listens on through its watch connection. The holder's service then
+ *       renews that lease at once; the renewal finds the request, the lease turns LOST and its listeners are told,
+ *       and only then does the holder release it as {@code release()} would (waking the waiters). The bound, with
+ *       the holder connected: the message and two round trips (the renewal that finds the request, the release;
+ *       {@code RevocationInteropTest} prints the figures); if the message is lost, the next renewal, within
+ *       leaseTime/3; the TCK holds it to its default, leaseTime/2. A holder that hears nothing (cut off,
+ *       paused) keeps the lock until its key expires, as any holder that stopped renewing; a revocation never
+ *       deletes the holder's key.</li>
  * </ul>
  */
 public final class RedisLockProvider extends RedisRecipeProvider {

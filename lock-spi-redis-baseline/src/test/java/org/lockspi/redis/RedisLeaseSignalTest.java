@@ -32,12 +32,15 @@ import org.lockspi.spi.Deadline;
 import org.lockspi.spi.LockBackend;
 import org.lockspi.spi.LockKind;
 import org.lockspi.spi.LockUri;
+import org.lockspi.tck.internal.Poll;
 import org.lockspi.tck.redis.EmbeddedRedisBackend;
+import org.lockspi.tck.redis.RedisInspector;
 
 /**
  * The lease signal of the provider itself, below the engine: {@code confirmedUntilNanos()} and
  * {@code validUntilNanos()}, suspension, restoration and loss events under faults (server stopped, key deleted,
- * restart with and without its data), the socketTimeout rule, and a bounded release while the server is down.
+ * restart with and without its data), the socketTimeout rule, a bounded release while the server is down, and a
+ * revocation reported with its requester while the holder's key is still there.
  * Against a real embedded redis-server of its own, with a 3 s lease.
  */
 @Timeout(60)
@@ -301,5 +304,58 @@ class RedisLeaseSignalTest {
             assertTrue(service.mutex(name("after-restart")).tryAcquire(Duration.ofSeconds(10)).isPresent(),
                     "the first try after the restart did not acquire");
         }
+    }
+
+    /**
+     * Revocation below the engine: the holder's backend reports the loss with the requester while its key is still
+     * on the server (the report comes first), then deletes the key and the request itself; the revoker's
+     * {@code revoke} returns at once, and a second one finds no holder.
+     */
+    @Test
+    void revocationIsReportedWithItsRequesterBeforeTheKeyGoes() throws InterruptedException {
+        String name = name("revoked");
+        String key = RedisInspector.baseKey(name);
+        BlockingQueue<String> reports = new LinkedBlockingQueue<>();
+        BlockingQueue<Long> times = new LinkedBlockingQueue<>();
+        BackendEvents events = new BackendEvents() {
+            @Override
+            public void connectionSuspended() {
+                reports.add("suspended");
+            }
+
+            @Override
+            public void connectionRestored() {
+                reports.add("restored");
+            }
+
+            @Override
+            public void leaseLost(BackendLease lease) {
+                reports.add("lost without a reason");
+            }
+
+            @Override
+            public void leaseLost(BackendLease lease, String why) {
+                times.add(System.nanoTime());
+                reports.add(why + "; key there: " + Long.valueOf(1).equals(redis.command("EXISTS", key)));
+            }
+        };
+        LockBackend holder = new RedisLockProvider().open(LockUri.parse(redis.uri() + "?" + PARAMETERS), events);
+        opened.add(holder);
+        BackendLease lease = holder.acquire(AcquireRequest.exclusive(LockKind.MUTEX, name).revocable(),
+                Deadline.after(Duration.ofSeconds(5)));
+        assertNotNull(lease, "not acquired: " + name);
+        LockBackend operator = backend(new Events());
+        assertTrue(operator.revoke(name, lease.fencingToken(), "ops@test"), "revoke found the holder");
+        long returned = System.nanoTime();
+        assertEquals("revoked at the request of ops@test; key there: true",
+                reports.poll(LEASE.toMillis() / 2, TimeUnit.MILLISECONDS), "the holder's report");
+        long lost = times.remove();
+        assertTrue(lease.isLost(), "the revoked lease is lost");
+        Poll.until("the holder's key and the request deleted by the holder", 0L,
+                () -> (Long) redis.command("EXISTS", key, key + ":revoke"), Duration.ofSeconds(1));
+        System.out.printf("revocation: revoke() returned -> leaseLost %d ms%n", (lost - returned) / MS);
+        lease.release(); // of a revoked lease: nothing, no exception
+        assertFalse(operator.revoke(name, lease.fencingToken(), "ops@test"), "revoke of the freed token");
+        assertTrue(reports.isEmpty(), "nothing more reported: " + reports);
     }
 }

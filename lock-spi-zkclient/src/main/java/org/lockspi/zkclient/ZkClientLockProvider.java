@@ -38,9 +38,24 @@ import org.lockspi.zookeeper.recipe.ZkSettings;
  * makes each call once and lets the lock recipe wait for the connection, never past the caller's deadline. Node
  * data passes through ZkClient unchanged (no Java serialisation).
  *
+ * <p>Revocation ({@code LockService.revoke}, {@link org.lockspi.LockFeature#REVOCATION}): a service opened with
+ * {@code revocable=true} creates each lock node with the data {@code lockspi:revocable}; other nodes keep empty data,
+ * as before. {@code revoke} finds the holder's node by its fencing token (its czxid), as inspection does, and writes
+ * {@code lockspi:revoke:<requester>} over the mark with a conditional {@code setData} (never over a changed node;
+ * a node without the mark is refused with {@code IllegalStateException}); it never deletes the node. The holder's
+ * client keeps a one-shot data watch on each revocable node it holds, set again after every event; on a request it
+ * turns the lease {@code LOST}, tells its listeners, and only then deletes the node as {@code release()} does, so the
+ * next waiter gets the lock with a greater token. The bound, with the holder connected: one watch notification and
+ * one read after the write (tens of milliseconds in the kit; the kit checks half the session timeout). A holder that
+ * never hears of it (cut off, paused, dead) keeps the lock until its session ends. The request is an ordinary
+ * write, so the ACL decides who may revoke: with {@code CREATOR_ALL_ACL} only the holder's own identity; another
+ * one gets a {@code LockException} naming the node ({@code NOAUTH}). The zookeeper-raw and zkclient providers
+ * revoke each other's leases (one recipe).
+ *
  * <p>Features: reentrant and non-reentrant mutex, read-write lock, semaphore, FIFO fairness, herd-free waiting,
- * fencing tokens (the czxid of the holder's node), lease renewal (session heartbeats), lost notification and
- * crash release (ephemeral nodes). Priority 10 among the providers of the {@code zookeeper} scheme.
+ * fencing tokens (the czxid of the holder's node), lease renewal (session heartbeats), lost notification,
+ * crash release (ephemeral nodes), inspection and revocation (above). Priority 10 among the providers of the
+ * {@code zookeeper} scheme.
  */
 public final class ZkClientLockProvider extends ZkRecipeProvider {
     /** The provider's name: {@value}. */

@@ -18,6 +18,13 @@ import org.lockspi.spi.BackendEvents;
  * restart is named in the loss it causes; the renewal decides the loss (with the append-only file the key
  * survives a restart).
  *
+ * <p>Revocation (spec §27): a renewal of a revocable lease that finds a revocation request for it
+ * ({@link Scripts#REVOKE}) marks the lease lost, reports it with the requester, and only then releases it as
+ * {@link RedisLease#release()} does. The request's message on the revocation channel
+ * ({@link RedisKeys#revokeChannel}, listened on by the first watch from the start) runs that renewal for the lease
+ * it names at once, so a connected holder lets go within a few round trips; a lost message leaves it to the next
+ * pass, within the renewal interval.
+ *
  * <p>Threads: the watchdog, the expiry timer and the watch thread report events; {@link #failed()} and
  * {@link #acquired(RedisLease)} are called from application threads.
  */
@@ -42,6 +49,8 @@ final class LeaseKeeper {
     private final List<RedisWatch> watches;
     /** Where the messages and confirmations of the lock channels go: the backend's {@link Wakeups}. */
     private volatile RedisWatch.Listener channels;
+    /** The channel on which revocations name the owner token they ask to let go. */
+    private final String revokeChannel;
 
     private final Object state = new Object();
     private volatile boolean closed; // written under state
@@ -58,9 +67,14 @@ final class LeaseKeeper {
         this.expiry = daemon("lockspi-redis-expiry-" + settings.address());
         long interval = settings.renewInterval().toNanos();
         watchdog.scheduleWithFixedDelay(this::renewAll, interval, interval, TimeUnit.NANOSECONDS);
+        this.revokeChannel = RedisKeys.revokeChannel(settings.keyPrefix());
         this.watches = List.copyOf(redis.openWatches(settings.keyPrefix() + "watch", new RedisWatch.Listener() {
             @Override
             public void message(String channel, String message) {
+                if (channel.equals(revokeChannel)) {
+                    revocationAsked(message);
+                    return;
+                }
                 RedisWatch.Listener to = channels;
                 if (to != null) {
                     to.message(channel, message);
@@ -70,7 +84,7 @@ final class LeaseKeeper {
             @Override
             public void subscribed(String channel) {
                 RedisWatch.Listener to = channels;
-                if (to != null) {
+                if (to != null && !channel.equals(revokeChannel)) {
                     to.subscribed(channel);
                 }
             }
@@ -80,6 +94,7 @@ final class LeaseKeeper {
                 connectionDropped();
             }
         }));
+        watches.get(0).listen(revokeChannel, true); // subscribed again by the watch after every reconnection
     }
 
     private static ScheduledThreadPoolExecutor daemon(String name) {
@@ -164,25 +179,7 @@ final class LeaseKeeper {
                 if (closed) {
                     return;
                 }
-                if (lease.isReleased() || lease.isLost()) {
-                    continue;
-                }
-                long sentAt = System.nanoTime();
-                if (lease.endedBy(sentAt)) {
-                    // no renewal past the acquisition's own lease time: the key expires on the server by itself
-                    lost(lease, "its lease time of " + lease.leaseTime + " ended");
-                    continue;
-                }
-                Script script = lease.shared ? Scripts.RENEW_SHARED : Scripts.RENEW_EXCLUSIVE;
-                Object result = Calls.retryOnce(redis, this::suspend,
-                        () -> script.run(redis, List.of(lease.key), List.of(lease.entry, leaseArg, lease.endArg)));
-                if (Long.valueOf(1L).equals(result)) {
-                    lease.confirmed(sentAt);
-                } else {
-                    lost(lease, "its key is gone or has another owner" + (lease.runId.equals(now) ? ""
-                            : "; the server restarted since the acquisition (run_id " + lease.runId + " -> " + now
-                            + ")"));
-                }
+                renew(lease, now);
             }
         } catch (RedisOpsException | IllegalStateException e) {
             if (!closed) {
@@ -196,6 +193,88 @@ final class LeaseKeeper {
             return;
         }
         restore();
+    }
+
+    /**
+     * Renews one lease unless it is released or lost: confirms it, reports it lost, or lets it go if a revocation
+     * asks for it.
+     *
+     * @param server the server's run_id now
+     */
+    private void renew(RedisLease lease, String server) {
+        if (lease.isReleased() || lease.isLost()) {
+            return;
+        }
+        long sentAt = System.nanoTime();
+        if (lease.endedBy(sentAt)) {
+            // no renewal past the acquisition's own lease time: the key expires on the server by itself
+            lost(lease, "its lease time of " + lease.leaseTime + " ended");
+            return;
+        }
+        Script script = lease.shared ? Scripts.RENEW_SHARED : Scripts.RENEW_EXCLUSIVE;
+        Object result = Calls.retryOnce(redis, this::suspend, () -> script.run(redis,
+                List.of(lease.key, lease.revocations), List.of(lease.entry, leaseArg, lease.endArg,
+                        lease.revocationArg())));
+        if (result instanceof String) {
+            revoked(lease, (String) result);
+        } else if (Long.valueOf(1L).equals(result)) {
+            lease.confirmed(sentAt);
+        } else {
+            lost(lease, "its key is gone or has another owner" + (lease.runId.equals(server) ? ""
+                    : "; the server restarted since the acquisition (run_id " + lease.runId + " -> " + server + ")"));
+        }
+    }
+
+    /**
+     * A revocation asked for {@code lease}: lost and reported first, then released as the application would (the
+     * release script wakes the waiters and drops the request). A release that fails leaves the key to expire: it is
+     * no longer renewed.
+     */
+    private void revoked(RedisLease lease, String requestedBy) {
+        if (!lost(lease, "revoked at the request of " + requestedBy)) {
+            return;
+        }
+        try {
+            lease.release();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "releasing revoked " + lease + " on " + settings + " failed; "
+                    + "its key expires within leaseTime " + settings.leaseTime(), e);
+        }
+    }
+
+    /**
+     * A message on the revocation channel, on a watch's thread: if it names one of this backend's live leases,
+     * renew that lease now, on the watchdog thread, which finds the request and lets it go.
+     */
+    private void revocationAsked(String ownerToken) {
+        for (RedisLease lease : live) {
+            if (lease.ownerToken.equals(ownerToken)) {
+                try {
+                    watchdog.execute(() -> check(lease));
+                } catch (RejectedExecutionException closing) {
+                    // closed meanwhile: close frees the leases
+                }
+                return;
+            }
+        }
+    }
+
+    /** The watchdog's renewal of one lease a revocation named; a failure counts as a failed renewal pass. */
+    private void check(RedisLease lease) {
+        if (closed) {
+            return;
+        }
+        try {
+            renew(lease, runId);
+        } catch (RedisOpsException | IllegalStateException e) {
+            if (!closed) {
+                LOG.log(System.Logger.Level.DEBUG, () -> "checking " + lease + " on " + settings + " failed", e);
+                failed();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "checking " + lease + " on " + settings + " failed unexpectedly", e);
+            failed();
+        }
     }
 
     /**
@@ -274,12 +353,15 @@ final class LeaseKeeper {
         }
     }
 
-    private void lost(RedisLease lease, String why) {
-        if (lease.markLost()) {
-            live.remove(lease);
-            LOG.log(System.Logger.Level.DEBUG, () -> "lease lost: " + lease + ": " + why);
-            events.leaseLost(lease, why);
+    /** @return whether this call marked it lost and reported it (it was neither lost nor released) */
+    private boolean lost(RedisLease lease, String why) {
+        if (!lease.markLost()) {
+            return false;
         }
+        live.remove(lease);
+        LOG.log(System.Logger.Level.DEBUG, () -> "lease lost: " + lease + ": " + why);
+        events.leaseLost(lease, why);
+        return true;
     }
 
     private void suspend() {

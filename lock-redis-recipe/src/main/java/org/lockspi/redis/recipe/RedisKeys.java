@@ -19,10 +19,14 @@ package org.lockspi.redis.recipe;
  *       (the server-clock floor keeps tokens growing when it is created again);</li>
  *   <li>{@code <prefix>{<name>}:queue} (first-come first-served only): a sorted set of the owner tokens of
  *       waiting acquisitions scored by their arrival (server time, us), expiring with the last waiter's mark; their
- *       waiter keys hold their kinds' letters; an entry whose waiter key is gone (a dead waiter) is dropped.</li>
+ *       waiter keys hold their kinds' letters; an entry whose waiter key is gone (a dead waiter) is dropped;</li>
+ *   <li>{@code <prefix>{<name>}:revoke}: a hash of the revocation requests (spec §27) for the lock's revocable
+ *       holders, field: the holder's owner token, value: the requester; the holder deletes its field when it lets
+ *       go, and the key expires soon after the last holder asked could have lived;</li>
  * </ul>
  * and the pub/sub channel {@code <prefix>{<name>}:wake} (not a key), on which every release publishes; it carries
- * the same hash tag, so a sharded deployment can route it with the keys.
+ * the same hash tag, so a sharded deployment can route it with the keys. One more channel serves every lock of the
+ * prefix: {@code <prefix>revoke} ({@link #revokeChannel}), on which a revocation names the owner token it asks.
  * Backend keys cannot contain {@code ':'}, '{' or '}' (readable names and base64url), so no two locks share a key.
  */
 final class RedisKeys {
@@ -32,6 +36,7 @@ final class RedisKeys {
     final String fence;
     final String waitingWriters;
     final String queue;
+    final String revocations;
     final String channel;
 
     /** @return the key that marks the acquisition with this owner token as waiting */
@@ -46,11 +51,20 @@ final class RedisKeys {
         this.fence = lock + ":fence";
         this.waitingWriters = lock + ":wwait";
         this.queue = lock + ":queue";
+        this.revocations = lock + ":revoke";
         this.channel = channel(prefix, name);
     }
 
     /** @return the channel on which the releases of lock {@code name} publish */
     static String channel(String prefix, String name) {
         return prefix + "{" + name + "}:wake";
+    }
+
+    /**
+     * @return the channel on which revocations name the owner token of the holder they ask to let go; every backend
+     *         of the prefix listens on it (no lock's channel: those hold a brace)
+     */
+    static String revokeChannel(String prefix) {
+        return prefix + "revoke";
     }
 }

@@ -18,6 +18,10 @@ final class RedisLease implements BackendLease {
     final String ownerToken;
     /** The holder's entry on the server ({@link RedisEntry}): what release and renewal compare. */
     final String entry;
+    /** Whether the entry carries the revocable mark: its renewals and release then read and drop its request. */
+    final boolean revocable;
+    /** The lock's hash of revocation requests ({@link RedisKeys#revocations}). */
+    final String revocations;
     private final long fencingToken;
 
     private volatile boolean lost;
@@ -40,8 +44,8 @@ final class RedisLease implements BackendLease {
     final String endArg;
 
     RedisLease(RedisLockBackend backend, LockKind kind, String name, String key, boolean shared, String ownerToken,
-               String entry, long fencingToken, long sentAt, String runId, long confirmNanos, long validNanos,
-               Duration leaseTime) {
+               String entry, String revocations, long fencingToken, long sentAt, String runId, long confirmNanos,
+               long validNanos, Duration leaseTime) {
         this.backend = backend;
         this.kind = kind;
         this.name = name;
@@ -49,13 +53,16 @@ final class RedisLease implements BackendLease {
         this.shared = shared;
         this.ownerToken = ownerToken;
         this.entry = entry;
+        this.revocations = revocations;
         this.fencingToken = fencingToken;
         this.confirmedAt = sentAt;
         this.runId = runId;
         this.confirmNanos = confirmNanos;
         this.validNanos = validNanos;
         this.leaseTime = leaseTime;
-        long grantMillis = RedisEntry.parse(entry).sinceMillis();
+        RedisEntry parsed = RedisEntry.parse(entry);
+        this.revocable = parsed.revocable();
+        long grantMillis = parsed.sinceMillis();
         if (leaseTime == null) {
             this.endNanos = Long.MAX_VALUE;
             this.endArg = "0";
@@ -70,6 +77,11 @@ final class RedisLease implements BackendLease {
     static long leaseMillis(Duration leaseTime) {
         long millis = leaseTime.toMillis();
         return leaseTime.minusMillis(millis).isZero() ? millis : millis + 1;
+    }
+
+    /** @return the owner token for the scripts that read or drop a revocation request, or '' if not revocable */
+    String revocationArg() {
+        return revocable ? ownerToken : "";
     }
 
     @Override

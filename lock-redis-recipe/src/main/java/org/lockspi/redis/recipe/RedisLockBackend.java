@@ -25,7 +25,11 @@ import org.lockspi.spi.LockKind;
  * and polls anyway with a jittered exponential back-off, so a lost message delays it by at most {@code retryMax}.
  * An uncontended acquisition and its release are one {@code EVALSHA} each. A {@link LeaseKeeper} renews the leases
  * and reports suspension, restoration and loss. A call that fails on a pooled connection broken by a restart is
- * retried once on a fresh connection, unless it timed out.
+ * retried once on a fresh connection, unless it timed out. {@link #revoke} writes a revocation request; the holder's
+ * {@link LeaseKeeper} acts on it.
+ *
+ * <p>(Over 500 lines: acquisition, release, inspection, revocation and close share the attempts under way, the
+ * in-flight lock and the translation of client failures.)
  */
 public final class RedisLockBackend implements LockBackend {
     private static final System.Logger LOG = System.getLogger(RedisLockBackend.class.getName());
@@ -149,15 +153,17 @@ public final class RedisLockBackend implements LockBackend {
             registered = registered || mayWait;
             String waitArg = mayWait ? waiterArg : "0";
             String queued = fair ? "1" : "0";
+            String revocable = request.isRevocable() ? "1" : "0";
             switch (request.kind()) {
                 case MUTEX:
                 case NON_REENTRANT_MUTEX:
                     return fair ? List.of(ownerToken, leaseArg, waitArg, RedisEntry.letter(request.kind()), marked,
-                            "0", "1", keys.waiter(""))
-                            : List.of(ownerToken, leaseArg, waitArg, RedisEntry.letter(request.kind()), marked);
+                            revocable, "0", "1", keys.waiter(""))
+                            : List.of(ownerToken, leaseArg, waitArg, RedisEntry.letter(request.kind()), marked,
+                            revocable);
                 case WRITE:
-                    return List.of(ownerToken, leaseArg, waitArg, RedisEntry.letter(request.kind()), marked, "1",
-                            queued, keys.waiter(""));
+                    return List.of(ownerToken, leaseArg, waitArg, RedisEntry.letter(request.kind()), marked,
+                            revocable, "1", queued, keys.waiter(""));
                 case READ: {
                     String downgrade = "";
                     BackendLease heldWrite = request.heldWrite();
@@ -168,15 +174,15 @@ public final class RedisLockBackend implements LockBackend {
                         }
                         downgrade = ((RedisLease) heldWrite).entry;
                     }
-                    return fair ? List.of(ownerToken, leaseArg, "0", "1", downgrade, waitArg, marked, "1",
-                            keys.waiter(""), "R", keys.channel)
-                            : List.of(ownerToken, leaseArg, "0", "1", downgrade, waitArg, marked);
+                    return fair ? List.of(ownerToken, leaseArg, "0", "1", downgrade, waitArg, marked, revocable,
+                            "1", keys.waiter(""), "R", keys.channel)
+                            : List.of(ownerToken, leaseArg, "0", "1", downgrade, waitArg, marked, revocable);
                 }
                 case SEMAPHORE: {
                     String permits = Integer.toString(request.permits());
-                    return fair ? List.of(ownerToken, leaseArg, permits, "0", "", waitArg, marked, "1",
-                            keys.waiter(""), "S", keys.channel)
-                            : List.of(ownerToken, leaseArg, permits, "0", "", waitArg, marked);
+                    return fair ? List.of(ownerToken, leaseArg, permits, "0", "", waitArg, marked, revocable,
+                            "1", keys.waiter(""), "S", keys.channel)
+                            : List.of(ownerToken, leaseArg, permits, "0", "", waitArg, marked, revocable);
                 }
                 default:
                     throw new IllegalArgumentException("unknown lock kind: " + request.kind());
@@ -186,7 +192,7 @@ public final class RedisLockBackend implements LockBackend {
         /** Removes whatever this attempt may have left on the server. */
         void abandon() {
             Scripts.ABANDON.run(redis, List.of(keys.lock, leaseKey.equals(keys.lock) ? keys.readers : leaseKey,
-                    keys.waitingWriters, waiterKey, keys.queue),
+                    keys.waitingWriters, waiterKey, keys.queue, keys.revocations),
                     List.of(ownerToken, keys.channel, keys.waiter(""), fair ? "1" : "0"));
         }
     }
@@ -306,8 +312,9 @@ public final class RedisLockBackend implements LockBackend {
             attempt.registered = false; // the script removed the waiter marks with the acquisition
             List<?> granted = (List<?>) result; // the fencing token and the entry
             RedisLease lease = new RedisLease(this, attempt.request.kind(), attempt.request.name(), attempt.leaseKey,
-                    attempt.shared, attempt.ownerToken, (String) granted.get(1), (Long) granted.get(0), sentAt, server,
-                    confirmNanos, validNanos, attempt.request.leaseTime().orElse(null));
+                    attempt.shared, attempt.ownerToken, (String) granted.get(1), attempt.keys.revocations,
+                    (Long) granted.get(0), sentAt, server, confirmNanos, validNanos,
+                    attempt.request.leaseTime().orElse(null));
             // If the connection was suspended, this answer restores it, and every lease is checked at once.
             keeper.acquired(lease);
             return lease;
@@ -381,19 +388,22 @@ public final class RedisLockBackend implements LockBackend {
         }
     }
 
-    /** Runs the release script: compare-and-delete (or remove), then a message on the lock's channel. */
+    /**
+     * Runs the release script: compare-and-delete (or remove), then a message on the lock's channel; a revocable
+     * lease's revocation request goes with it.
+     */
     private void releaseOnServer(RedisLease lease, String channel) {
+        String owner = lease.revocationArg();
         if (fair) {
             RedisKeys keys = new RedisKeys(settings.keyPrefix(), lease.name);
             Script script = lease.shared ? Scripts.RELEASE_SHARED_FAIR : Scripts.RELEASE_FAIR;
-            Calls.retryOnce(redis, keeper::failed, () -> script.run(redis, List.of(lease.key, keys.queue),
-                    List.of(lease.entry, channel, keys.waiter(""))));
-        } else if (lease.shared) {
-            Calls.retryOnce(redis, keeper::failed, () -> Scripts.RELEASE_SHARED.run(redis, List.of(lease.key),
-                    List.of(lease.entry, channel)));
+            Calls.retryOnce(redis, keeper::failed, () -> script.run(redis,
+                    List.of(lease.key, keys.queue, lease.revocations),
+                    List.of(lease.entry, channel, keys.waiter(""), owner)));
         } else {
-            Calls.retryOnce(redis, keeper::failed, () -> Scripts.RELEASE_EXCLUSIVE.run(redis, List.of(lease.key),
-                    List.of(lease.entry, channel)));
+            Script script = lease.shared ? Scripts.RELEASE_SHARED : Scripts.RELEASE_EXCLUSIVE;
+            Calls.retryOnce(redis, keeper::failed, () -> script.run(redis, List.of(lease.key, lease.revocations),
+                    List.of(lease.entry, channel, owner)));
         }
     }
 
@@ -408,6 +418,33 @@ public final class RedisLockBackend implements LockBackend {
         } catch (RedisOpsException e) {
             throw failure("inspecting '" + name + "'", e);
         }
+    }
+
+    /**
+     * Writes a revocation request for the live holder of {@code name} with {@code fencingToken} in one script
+     * ({@link Scripts#REVOKE}): it checks the token and the holder's revocable mark and writes only if both hold. The
+     * holder's backend learns of it from the message the script publishes (its {@link LeaseKeeper} checks that
+     * lease at once) or, if the message is lost, from its next renewal, and frees the lock itself.
+     */
+    @Override
+    public boolean revoke(String name, long fencingToken, String requestedBy) {
+        checkOpen();
+        RedisKeys keys = new RedisKeys(settings.keyPrefix(), name);
+        Object result;
+        try {
+            // Idempotent: run again after a broken connection, it writes the same request and message again.
+            result = Calls.retryOnce(redis, keeper::failed, () -> Scripts.REVOKE.run(redis,
+                    List.of(keys.lock, keys.readers, keys.permits, keys.revocations),
+                    List.of(Long.toString(fencingToken), requestedBy, RedisKeys.revokeChannel(settings.keyPrefix()))));
+        } catch (RedisOpsException e) {
+            throw failure("revoking the holder of '" + name + "' with token " + fencingToken, e);
+        }
+        long found = (Long) result;
+        if (found < 0) {
+            throw new IllegalStateException("the holder with token " + fencingToken + " does not accept revocation: "
+                    + "its service was opened without " + org.lockspi.Locks.REVOCABLE_PARAMETER + "=true");
+        }
+        return found == 1;
     }
 
     @Override

@@ -29,12 +29,15 @@ public abstract class RedisRecipeProvider implements LockProvider {
     /**
      * The features of every provider on this recipe. Not SURVIVES_RESTART: a lock is a key with a TTL, and whether
      * it outlives a restart depends on the server's persistence (appendonly), not on the provider; without it the
-     * restarted server has no key and the lease turns LOST at its next renewal.
+     * restarted server has no key and the lease turns LOST at its next renewal. REVOCATION: see
+     * {@link RedisLockBackend#revoke}; a connected holder lets go within a few round trips of the request (a message
+     * on the revocation channel), within the renewal interval ({@code leaseTime / 3}) if the message is lost.
      */
     public static final Set<LockFeature> FEATURES = Collections.unmodifiableSet(EnumSet.of(
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
             LockFeature.SEMAPHORE, LockFeature.FENCING_TOKENS, LockFeature.LEASE_RENEWAL,
-            LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE, LockFeature.INSPECTION, LockFeature.LEASE_TIME));
+            LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE, LockFeature.INSPECTION, LockFeature.LEASE_TIME,
+            LockFeature.REVOCATION));
     /** {@link #FEATURES} and FAIR: the features of a first-come first-served provider. */
     public static final Set<LockFeature> FAIR_FEATURES;
 

@@ -2,8 +2,9 @@ package org.lockspi.redis.recipe;
 
 /**
  * One subscriber connection of {@link RedisOps#openWatches}: it notices a server that closes its connections at
- * once (its read ends), and carries the lock channels the backend's waiters listen on. It sees nothing of a silent
- * partition (no packet arrives); the lease renewals cover that.
+ * once (its read ends), and carries the lock channels the backend's waiters listen on and the revocation channel
+ * ({@link RedisKeys#revokeChannel}). It sees nothing of a silent partition (no packet arrives); the lease renewals
+ * cover that.
  *
  * <p>{@link #listen} may be called from any thread and never wait for the server; after a
  * reconnection the watch subscribes every listened channel again (a message sent meanwhile is lost: the waiters'

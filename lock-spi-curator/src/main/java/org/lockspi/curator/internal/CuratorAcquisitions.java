@@ -12,6 +12,7 @@ import org.lockspi.LockConnectionException;
 import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.Deadline;
+import org.lockspi.zookeeper.recipe.internal.ZkLayout;
 
 /**
  * One acquisition path per lock kind, each made by a fresh Curator recipe object ({@link InterProcessMutex} with the
@@ -29,11 +30,14 @@ final class CuratorAcquisitions {
     private final CuratorClient client;
     private final CuratorSessions sessions;
     private final CuratorDeletes deletes;
+    private final RevocableLeftovers leftovers;
 
-    CuratorAcquisitions(CuratorClient client, CuratorSessions sessions, CuratorDeletes deletes) {
+    CuratorAcquisitions(CuratorClient client, CuratorSessions sessions, CuratorDeletes deletes,
+                        RevocableLeftovers leftovers) {
         this.client = client;
         this.sessions = sessions;
         this.deletes = deletes;
+        this.leftovers = leftovers;
     }
 
     /**
@@ -53,7 +57,7 @@ final class CuratorAcquisitions {
                 case MUTEX:
                     return mutex(request, path, deadline, me);
                 case WRITE: {
-                    ReadWriteHalves rw = ReadWriteHalves.create(client.framework, path);
+                    ReadWriteHalves rw = ReadWriteHalves.create(client.framework, path, nodeData(request));
                     if (!acquire(rw.write(), deadline)) {
                         return null;
                     }
@@ -95,7 +99,13 @@ final class CuratorAcquisitions {
 
     private CuratorLease mutex(AcquireRequest request, String path, Deadline deadline, Thread me) throws Exception {
         RecordingDriver driver = new RecordingDriver(sessions::confirmed);
-        InterProcessMutex mutex = new InterProcessMutex(client.framework, path, driver);
+        byte[] data = nodeData(request);
+        InterProcessMutex mutex = new InterProcessMutex(client.framework, path, driver) {
+            @Override
+            protected byte[] getLockNodeBytes() {
+                return data; // the recipe's own hook for its node's data, as its read-write lock uses it
+            }
+        };
         boolean acquired;
         try {
             acquired = acquire(mutex, deadline);
@@ -131,7 +141,7 @@ final class CuratorAcquisitions {
         }
         boolean downgrade = rw != null;
         if (!downgrade) {
-            rw = ReadWriteHalves.create(client.framework, path);
+            rw = ReadWriteHalves.create(client.framework, path, nodeData(request));
         }
         if (!acquire(rw.read(), deadline)) {
             return null;
@@ -139,7 +149,8 @@ final class CuratorAcquisitions {
         if (downgrade && heldWrite.isLost()) {
             // the write half died while Curator granted the read on its word: take the read the normal way
             rw.read().release();
-            return read(AcquireRequest.read(request.name(), null), path, deadline, me);
+            AcquireRequest plain = AcquireRequest.read(request.name(), null);
+            return read(request.isRevocable() ? plain.revocable() : plain, path, deadline, me);
         }
         ReadWriteHalves.Read half = rw.read();
         return granted(request, half.node(), me, null, half::release);
@@ -151,13 +162,20 @@ final class CuratorAcquisitions {
         InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client.framework, path, request.permits());
         // A mark of this acquisition in its lease node: Curator leaves the node behind when an interrupt lands
         // between its create and its return (releasing its internal lock); the mark finds it. Curator reads no data.
-        byte[] mark = ("lockspi-" + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
+        // A revocable acquisition's node carries the revocable mark instead, the same for all: RevocableLeftovers.
+        boolean revocable = request.isRevocable();
+        byte[] mark = revocable ? ZkLayout.revocableData()
+                : ("lockspi-" + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
         semaphore.setNodeData(mark);
         long millis = deadline.isInfinite() ? UNBOUNDED_MILLIS : deadline.remainingMillis();
         Lease lease;
         try {
             lease = semaphore.acquire(millis, TimeUnit.MILLISECONDS);
         } catch (Exception e) {
+            if (revocable) {
+                leftovers.failed(path); // searched for once no acquisition of this backend is under way on it
+                throw e;
+            }
             boolean interrupted = Thread.interrupted() || e instanceof InterruptedException;
             deletes.deleteMarkedLeases(ZKPaths.makePath(path, SEMAPHORE_LEASES), mark, e);
             if (interrupted && !(e instanceof InterruptedException)) {
@@ -170,6 +188,15 @@ final class CuratorAcquisitions {
         }
         String node = ZKPaths.makePath(path, SEMAPHORE_LEASES, lease.getNodeName());
         return granted(request, node, null, null, lease::close);
+    }
+
+    /**
+     * The data of the node a mutex or read-write acquisition creates: the revocable mark for a revocable one
+     * ({@link ZkLayout#revocableData()}), else null: the client's default data, as a plain Curator application's.
+     * A downgraded read shares its write's data (Curator's one read-write lock object).
+     */
+    private static byte[] nodeData(AcquireRequest request) {
+        return request.isRevocable() ? ZkLayout.revocableData() : null;
     }
 
     private static boolean acquire(InterProcessMutex mutex, Deadline deadline) throws Exception {

@@ -18,15 +18,18 @@ import org.lockspi.spi.BackendEvents;
 import org.lockspi.spi.BackendLease;
 import org.lockspi.spi.Deadline;
 import org.lockspi.spi.LockBackend;
+import org.lockspi.spi.LockKind;
 import org.lockspi.spi.LockUri;
 import org.lockspi.zookeeper.recipe.internal.ZkInspection;
+import org.lockspi.zookeeper.recipe.internal.ZkLayout;
+import org.lockspi.zookeeper.recipe.internal.ZkRevocation;
 
 /**
  * A {@link LockBackend} on one {@link CuratorFramework}, a facade over its parts: the client and its timing
  * ({@link CuratorClient}), the live leases read against Curator's connection states and the session id
  * ({@link CuratorSessions}), one acquisition path per kind ({@link CuratorAcquisitions}) and the deletes the backend
- * makes itself ({@link CuratorDeletes}). Here: the acquisitions under way, so that close() can end them, inspection,
- * and close.
+ * makes itself ({@link CuratorDeletes}) and revocation ({@link CuratorRevocations}). Here: the acquisitions under way,
+ * so that close() can end them, inspection, the revoker's side of revocation, and close.
  */
 public final class CuratorBackend implements LockBackend {
     private static final System.Logger LOG = System.getLogger(CuratorBackend.class.getName());
@@ -38,6 +41,8 @@ public final class CuratorBackend implements LockBackend {
     private final CuratorSessions sessions;
     private final CuratorDeletes deletes;
     private final CuratorAcquisitions acquisitions;
+    private final CuratorRevocations revocations;
+    private final RevocableLeftovers leftovers;
 
     // ReentrantLocks, not monitors: an acquiring virtual thread passes them without pinning its carrier
     private final ReentrantLock gate = new ReentrantLock();
@@ -51,9 +56,13 @@ public final class CuratorBackend implements LockBackend {
         this.basePath = basePath;
         this.sessions = new CuratorSessions(client, events);
         this.deletes = new CuratorDeletes(client, sessions, this::isClosed);
-        this.acquisitions = new CuratorAcquisitions(client, sessions, deletes);
+        this.leftovers = new RevocableLeftovers(client::isConnected,
+                path -> deletes.deleteRevocableLeftovers(ZKPaths.makePath(path, ZkLayout.SEMAPHORE_LEASES)));
+        this.acquisitions = new CuratorAcquisitions(client, sessions, deletes, leftovers);
+        this.revocations = new CuratorRevocations(client, sessions, deletes);
         client.framework.getConnectionStateListenable().addListener(sessions);
         client.framework.getConnectionStateListenable().addListener(deletes);
+        client.framework.getConnectionStateListenable().addListener(revocations);
     }
 
     /**
@@ -114,6 +123,25 @@ public final class CuratorBackend implements LockBackend {
         } finally {
             gate.unlock();
         }
+        // on the provider's own client only: its session serves this backend alone (see RevocableLeftovers)
+        boolean gated = request.isRevocable() && client.owned()
+                && (request.kind() == LockKind.SEMAPHORE || request.kind() == LockKind.NON_REENTRANT_MUTEX);
+        if (gated) {
+            boolean entered;
+            try {
+                entered = leftovers.enter(path, deadline);
+            } catch (InterruptedException e) {
+                leave(me);
+                if (closed) {
+                    throw closedDuring(request, e);
+                }
+                throw e;
+            }
+            if (!entered) {
+                leave(me);
+                return null; // the deadline passed while a search for a node left behind ran
+            }
+        }
         DeadlineRetry.begin(deadline);
         LockListing.begin(ZKPaths.fixForNamespace(client.framework.getNamespace(), path), request.kind());
         try {
@@ -139,6 +167,9 @@ public final class CuratorBackend implements LockBackend {
                     lease.release();
                     throw closedDuring(request, null);
                 }
+                if (request.isRevocable()) {
+                    revocations.watch(lease);
+                }
             } else if (closed) {
                 throw closedDuring(request, null);
             }
@@ -146,16 +177,24 @@ public final class CuratorBackend implements LockBackend {
         } finally {
             DeadlineRetry.clear();
             LockListing.clear();
-            gate.lock();
-            try {
-                waiting.remove(me);
-                if (interruptedByClose.remove(me)) {
-                    Thread.interrupted(); // the interrupt was close()'s, not the caller's
-                }
-                gateChanged.signalAll();
-            } finally {
-                gate.unlock();
+            if (gated) {
+                leftovers.leave(path); // the lease, if any, is registered: a search may run
             }
+            leave(me);
+        }
+    }
+
+    /** The calling thread's acquisition is over: close() need not wait for it. */
+    private void leave(Thread me) {
+        gate.lock();
+        try {
+            waiting.remove(me);
+            if (interruptedByClose.remove(me)) {
+                Thread.interrupted(); // the interrupt was close()'s, not the caller's
+            }
+            gateChanged.signalAll();
+        } finally {
+            gate.unlock();
         }
     }
 
@@ -198,7 +237,20 @@ public final class CuratorBackend implements LockBackend {
         }
     }
 
-    private ZkInspection.Reader reader() {
+    // ---- revocation -----------------------------------------------------------------------------------------------
+
+    @Override
+    public boolean revoke(String name, long fencingToken, String requestedBy) throws InterruptedException {
+        checkOpen();
+        String path = ZKPaths.makePath(basePath, name);
+        try {
+            return ZkRevocation.request(reader(), path, fencingToken, requestedBy, client.address());
+        } catch (KeeperException e) {
+            throw client.failure("could not revoke token " + fencingToken + " of " + path, e);
+        }
+    }
+
+    private CuratorReader reader() {
         return new CuratorReader(client.framework, client::failure);
     }
 
@@ -211,6 +263,7 @@ public final class CuratorBackend implements LockBackend {
         }
         client.framework.getConnectionStateListenable().removeListener(sessions);
         client.framework.getConnectionStateListenable().removeListener(deletes);
+        client.framework.getConnectionStateListenable().removeListener(revocations);
         sessions.close();
         deletes.close();
         List<CuratorLease> live = sessions.takeAll();

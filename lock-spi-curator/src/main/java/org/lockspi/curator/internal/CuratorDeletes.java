@@ -2,6 +2,7 @@ package org.lockspi.curator.internal;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -9,6 +10,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiPredicate;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
@@ -16,9 +18,11 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 import org.lockspi.LockConnectionException;
 import org.lockspi.zookeeper.recipe.internal.ConnectionDrops;
 import org.lockspi.zookeeper.recipe.internal.DeleteFailures;
+import org.lockspi.zookeeper.recipe.internal.ZkLayout;
 
 /**
  * Every delete of our nodes the backend makes itself, beside Curator's recipes: a released lease's node within the
@@ -197,7 +201,28 @@ final class CuratorDeletes implements ConnectionStateListener, AutoCloseable {
             deleteMarkedLater(leases, mark);
             return;
         }
-        deleteMarked(leases, mark, failure);
+        deleteMarked(leases, mark, (node, stat) -> true, failure);
+    }
+
+    /**
+     * Deletes the revocable lease nodes a failed acquisition left under {@code leases}: those with the revocable
+     * mark, of this client's session, that are none of the backend's live leases. The caller makes sure no other
+     * acquisition of this backend is under way on the semaphore ({@link RevocableLeftovers}). Failures are logged;
+     * the session end frees what is left.
+     */
+    void deleteRevocableLeftovers(String leases) {
+        long session = client.sessionId();
+        if (session == 0) {
+            return;
+        }
+        Set<String> live = sessions.nodes();
+        Exception failure = new IllegalStateException("deleting the revocable lease nodes left under " + leases);
+        deleteMarked(leases, ZkLayout.revocableData(),
+                (node, stat) -> stat.getEphemeralOwner() == session && !live.contains(node), failure);
+        if (failure.getSuppressed().length > 0) {
+            LOG.log(System.Logger.Level.WARNING, failure.getMessage() + " failed (" + client.description
+                    + "); the session end frees them", failure);
+        }
     }
 
     /**
@@ -217,7 +242,7 @@ final class CuratorDeletes implements ConnectionStateListener, AutoCloseable {
                     return; // close() of an owned client: its session end frees the nodes
                 }
                 Exception failure = new IllegalStateException("deleting the marked lease nodes under " + leases);
-                deleteMarked(leases, mark, failure);
+                deleteMarked(leases, mark, (node, stat) -> true, failure);
                 if (failure.getSuppressed().length == 0) {
                     return;
                 }
@@ -235,7 +260,8 @@ final class CuratorDeletes implements ConnectionStateListener, AutoCloseable {
         }
     }
 
-    private void deleteMarked(String leases, byte[] mark, Exception failure) {
+    /** Deletes the lease nodes whose data is {@code mark} and that {@code also} accepts. */
+    private void deleteMarked(String leases, byte[] mark, BiPredicate<String, Stat> also, Exception failure) {
         List<String> children;
         try {
             children = client.framework.getChildren().forPath(leases);
@@ -249,7 +275,9 @@ final class CuratorDeletes implements ConnectionStateListener, AutoCloseable {
         for (String child : children) {
             String node = ZKPaths.makePath(leases, child);
             try {
-                if (Arrays.equals(mark, client.framework.getData().forPath(node))) {
+                Stat stat = new Stat();
+                if (Arrays.equals(mark, client.framework.getData().storingStatIn(stat).forPath(node))
+                        && also.test(node, stat)) {
                     deleteQuietly(node, failure);
                 }
             } catch (KeeperException.NoNodeException e) {

@@ -79,6 +79,27 @@ final class CuratorSessions implements ConnectionStateListener {
         }
     }
 
+    /**
+     * A revocation request seen for a live lease: marks it lost and tells the engine, in order with the other
+     * losses. The caller deletes its node only after this returned true.
+     *
+     * @param why the reason for the engine's log
+     * @return whether it was live (neither released nor lost before)
+     */
+    boolean revoked(CuratorLease lease, String why) {
+        sessions.lock();
+        try {
+            if (!live.contains(lease) || !lease.markLost()) {
+                return false;
+            }
+            live.remove(lease);
+            events.leaseLost(lease, why);
+            return true;
+        } finally {
+            sessions.unlock();
+        }
+    }
+
     /** Called by a lease on release. */
     void forget(CuratorLease lease) {
         live.remove(lease);

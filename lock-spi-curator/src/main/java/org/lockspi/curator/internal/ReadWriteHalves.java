@@ -11,8 +11,8 @@ import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 final class ReadWriteHalves extends InterProcessReadWriteLock {
 
     static final class Write extends WriteLock {
-        Write(CuratorFramework client, String path) {
-            super(client, path, null);
+        Write(CuratorFramework client, String path, byte[] data) {
+            super(client, path, data);
         }
 
         /** @return the node held by the calling thread, or null */
@@ -22,8 +22,8 @@ final class ReadWriteHalves extends InterProcessReadWriteLock {
     }
 
     static final class Read extends ReadLock {
-        Read(CuratorFramework client, String path, WriteLock write) {
-            super(client, path, null, write);
+        Read(CuratorFramework client, String path, byte[] data, WriteLock write) {
+            super(client, path, data, write);
         }
 
         /** @return the node held by the calling thread, or null */
@@ -32,12 +32,15 @@ final class ReadWriteHalves extends InterProcessReadWriteLock {
         }
     }
 
-    private ReadWriteHalves(Write write, CuratorFramework client, String path) {
-        super(write, new Read(client, path, write));
+    private ReadWriteHalves(Write write, CuratorFramework client, String path, byte[] data) {
+        super(write, new Read(client, path, data, write));
     }
 
-    static ReadWriteHalves create(CuratorFramework client, String path) {
-        return new ReadWriteHalves(new Write(client, path), client, path);
+    /**
+     * @param data the data of both halves' nodes (Curator's lock data), or null for the client's default
+     */
+    static ReadWriteHalves create(CuratorFramework client, String path, byte[] data) {
+        return new ReadWriteHalves(new Write(client, path, data), client, path, data);
     }
 
     Write write() {

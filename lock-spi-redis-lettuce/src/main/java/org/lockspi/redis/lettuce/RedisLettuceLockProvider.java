@@ -22,6 +22,9 @@ import org.lockspi.redis.recipe.RedisSettings;
  * reconnection, at most {@code socketTimeout}. Waiters are woken by pub/sub on one subscriber connection, with the
  * polling fallback, as on Jedis. Lettuce 6.6 to 7.x.
  *
+ * <p>Revocation ({@code LockFeature.REVOCATION}) is the recipe's, as on {@code redis-baseline} (its class comment
+ * says how the request travels and the bound): a Jedis operator revokes a Lettuce holder and the other way round.
+ *
  * <p>Priority -2: below {@code redis-baseline} and {@code redis-fair}, so that an application with both client
  * libraries on the class path keeps what it had until it pins a provider ({@code provider=redis-lettuce}); alone on
  * the class path it serves the Redis URIs unpinned.

@@ -133,22 +133,34 @@ public final class ZkClientOps implements ZkOps {
 
     @Override
     public Node createEphemeralSequential(String pathPrefix) throws KeeperException, InterruptedException {
-        return create(pathPrefix, CreateMode.EPHEMERAL_SEQUENTIAL);
+        return create(pathPrefix, CreateMode.EPHEMERAL_SEQUENTIAL, NO_DATA);
+    }
+
+    @Override
+    public Node createEphemeralSequential(String pathPrefix, byte[] data) throws KeeperException,
+            InterruptedException {
+        return create(pathPrefix, CreateMode.EPHEMERAL_SEQUENTIAL, data);
     }
 
     @Override
     public Node createEphemeral(String path) throws KeeperException, InterruptedException {
-        return create(path, CreateMode.EPHEMERAL);
+        return create(path, CreateMode.EPHEMERAL, NO_DATA);
     }
 
-    private Node create(String pathOrPrefix, CreateMode mode) throws KeeperException, InterruptedException {
+    @Override
+    public Node createEphemeral(String path, byte[] data) throws KeeperException, InterruptedException {
+        return create(path, CreateMode.EPHEMERAL, data);
+    }
+
+    private Node create(String pathOrPrefix, CreateMode mode, byte[] data) throws KeeperException,
+            InterruptedException {
         Stat stat = new Stat(); // filled in by the create: the czxid costs no further request
         String path;
         try {
-            path = client.call(() -> client.create(pathOrPrefix, NO_DATA, acl, mode, stat));
+            path = client.call(() -> client.create(pathOrPrefix, data, acl, mode, stat));
         } catch (KeeperException.NoNodeException e) {
             createContainers(parentOf(pathOrPrefix));
-            path = client.call(() -> client.create(pathOrPrefix, NO_DATA, acl, mode, stat));
+            path = client.call(() -> client.create(pathOrPrefix, data, acl, mode, stat));
         }
         return new Node(path, stat.getCzxid());
     }
@@ -188,6 +200,23 @@ public final class ZkClientOps implements ZkOps {
         } catch (KeeperException.NoNodeException e) {
             return null;
         }
+    }
+
+    /** ZkClient reads the data as it is ({@code BytesPushThroughSerializer}); none is an empty array. */
+    @Override
+    public NodeData data(String path) throws KeeperException, InterruptedException {
+        Stat stat = new Stat();
+        try {
+            byte[] data = client.call(() -> client.<byte[]>readData(path, stat));
+            return new NodeData(data == null ? NO_DATA : data, stat.getVersion());
+        } catch (KeeperException.NoNodeException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public void setData(String path, byte[] data, int version) throws KeeperException, InterruptedException {
+        client.call(() -> client.writeDataReturnStat(path, data, version));
     }
 
     @Override

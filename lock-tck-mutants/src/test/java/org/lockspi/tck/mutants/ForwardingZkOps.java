@@ -28,6 +28,32 @@ public class ForwardingZkOps implements ZkOps {
     }
 
     @Override
+    public Node createEphemeralSequential(String pathPrefix, byte[] data) throws KeeperException,
+            InterruptedException {
+        return real.createEphemeralSequential(pathPrefix, data);
+    }
+
+    @Override
+    public Node createEphemeral(String path, byte[] data) throws KeeperException, InterruptedException {
+        return real.createEphemeral(path, data);
+    }
+
+    @Override
+    public NodeData data(String path) throws KeeperException, InterruptedException {
+        return real.data(path);
+    }
+
+    @Override
+    public NodeData watchData(String path, Runnable onChange) throws KeeperException, InterruptedException {
+        return real.watchData(path, onChange);
+    }
+
+    @Override
+    public void setData(String path, byte[] data, int version) throws KeeperException, InterruptedException {
+        real.setData(path, data, version);
+    }
+
+    @Override
     public long czxid(String path) throws KeeperException, InterruptedException {
         return real.czxid(path);
     }

@@ -72,8 +72,8 @@ enum Mutant {
             + "the end, as a ZooKeeper node would", "§26.1"),
     // revocation (issue #28)
     REDIS_REVOKE_FREES_FROM_THE_REVOKER(MutantRuns.RedisRevokeFreesFromTheRevoker.class, "redis-baseline",
-            "REVOCATION with the holder's key deleted by the revoker: the next waiter may hold while the revoked lease "
-            + "reads HELD", "§27.1"),
+            "REVOCATION with the holder's key deleted by the revoker, no request written: the next waiter holds "
+            + "while the revoked lease still reads HELD", "§27.1"),
     REDIS_REVOCABLE_ALWAYS(MutantRuns.RedisRevocableAlways.class, "redis-baseline",
             "every acquisition sent revocable: a holder that did not opt in is revoked", "§27.3"),
     // one kind or one waiting path only (issue #23: rules extended to every kind and queue shape)

@@ -296,9 +296,9 @@ public final class RedisMutants {
     }
 
     /**
-     * REVOCATION with the lock freed from the revoker's side: after the real request, the revoker deletes the
-     * exclusive holder's key itself ("the holder will hear of it"), so the next waiter may hold while the revoked
-     * lease still reads HELD.
+     * REVOCATION with the lock freed from the revoker's side: instead of writing a request the holder would see,
+     * the revoker deletes the exclusive holder's key itself and wakes the waiters ("the holder will notice at its
+     * next renewal"), so the next waiter holds while the revoked lease still reads HELD.
      */
     public static final class RevokeFreesFromTheRevoker extends OnRedisKeys {
         /** For ServiceLoader. */
@@ -309,13 +309,15 @@ public final class RedisMutants {
         @Override
         protected boolean revoke(LockBackend backend, String key, long token, String requestedBy)
                 throws InterruptedException {
-            boolean asked = backend.revoke(key, token, requestedBy);
-            if (asked) {
+            boolean held = backend.inspect(key).holders().stream()
+                    .anyMatch(h -> h.fencingToken().orElse(-1) == token);
+            if (held) {
                 try (Jedis redis = new Jedis(server())) {
-                    redis.del(redisKey(key)); // "the request is written: free the lock at once"
+                    redis.del(redisKey(key)); // "the holder's renewal will find it gone"
+                    redis.publish(redisKey(key) + ":wake", "*");
                 }
             }
-            return asked;
+            return held;
         }
     }
 

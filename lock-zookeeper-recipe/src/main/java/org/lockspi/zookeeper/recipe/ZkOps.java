@@ -66,6 +66,108 @@ public interface ZkOps extends AutoCloseable {
     Node createEphemeral(String path) throws KeeperException, InterruptedException;
 
     /**
+     * A node's data and its data version, as {@code getData} reads them.
+     *
+     * @param bytes   the data (never null; empty for none)
+     * @param version the data version, for a conditional {@link #setData(String, byte[], int)}
+     */
+    record NodeData(byte[] bytes, int version) {
+    }
+
+    /**
+     * {@link #createEphemeralSequential(String)} with data: the node is created with {@code data} in the same
+     * request (a revocable acquisition's mark, {@code ZkLayout.REVOCABLE_DATA}), never written afterwards. The
+     * default creates nodes without data only; a client that supports revocation overrides it.
+     *
+     * @param pathPrefix the full path of the node without its sequence suffix
+     * @param data       the node's data; empty for none
+     * @return the created node
+     * @throws KeeperException      as {@link #createEphemeralSequential(String)}
+     * @throws InterruptedException if the thread was interrupted
+     * @throws UnsupportedOperationException by default, if {@code data} is not empty
+     */
+    default Node createEphemeralSequential(String pathPrefix, byte[] data) throws KeeperException,
+            InterruptedException {
+        if (data.length == 0) {
+            return createEphemeralSequential(pathPrefix);
+        }
+        throw new UnsupportedOperationException(getClass().getName() + " cannot create nodes with data");
+    }
+
+    /**
+     * {@link #createEphemeral(String)} with data, as {@link #createEphemeralSequential(String, byte[])}.
+     *
+     * @param path the full path of the node
+     * @param data the node's data; empty for none
+     * @return the created node
+     * @throws KeeperException      as {@link #createEphemeral(String)}
+     * @throws InterruptedException if the thread was interrupted
+     * @throws UnsupportedOperationException by default, if {@code data} is not empty
+     */
+    default Node createEphemeral(String path, byte[] data) throws KeeperException, InterruptedException {
+        if (data.length == 0) {
+            return createEphemeral(path);
+        }
+        throw new UnsupportedOperationException(getClass().getName() + " cannot create nodes with data");
+    }
+
+    /**
+     * Reads a node's data and version without setting a watch. The default does not read data; a client that
+     * supports revocation overrides it.
+     *
+     * @param path a full path
+     * @return the data and version, or null if there is no such node
+     * @throws KeeperException      as ZooKeeper reports it ({@link KeeperException.NoAuthException} if the node's
+     *                              ACL does not let this client read it)
+     * @throws InterruptedException if the thread was interrupted
+     * @throws UnsupportedOperationException by default
+     */
+    default NodeData data(String path) throws KeeperException, InterruptedException {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot read node data");
+    }
+
+    /**
+     * Reads a node's data and sets a one-shot data watch on it, as {@code getData(path, watcher)}: {@code onChange}
+     * runs at least once after the data changes or the node is deleted, as for {@link #watchNode}; setting it again
+     * with the same {@code onChange} while it is pending leaves one watch. The default sets the watch with
+     * {@link #watchNode} and then reads with {@link #data} (a change in between fires the watch: harmless).
+     *
+     * @param path     the node to read and watch
+     * @param onChange what to run; must not block
+     * @return the data and version, or null if the node is gone (no watch is left behind then)
+     * @throws KeeperException      as ZooKeeper reports it (never NoNodeException: that is {@code null})
+     * @throws InterruptedException if the thread was interrupted
+     */
+    default NodeData watchData(String path, Runnable onChange) throws KeeperException, InterruptedException {
+        if (!watchNode(path, onChange)) {
+            return null;
+        }
+        NodeData data = data(path);
+        if (data == null) {
+            unwatch(path, onChange);
+        }
+        return data;
+    }
+
+    /**
+     * Writes a node's data if its data version is still {@code version}, as {@code setData(path, data, version)}.
+     * The default does not write data; a client that supports revocation overrides it.
+     *
+     * @param path    the node
+     * @param data    the new data
+     * @param version the data version read before
+     * @throws KeeperException.BadVersionException if the node changed since
+     * @throws KeeperException.NoNodeException     if it is gone
+     * @throws KeeperException.NoAuthException     if its ACL does not let this client write it
+     * @throws KeeperException      as ZooKeeper reports it otherwise
+     * @throws InterruptedException if the thread was interrupted
+     * @throws UnsupportedOperationException by default
+     */
+    default void setData(String path, byte[] data, int version) throws KeeperException, InterruptedException {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot write node data");
+    }
+
+    /**
      * @param path a full path
      * @return the node's creation zxid, or {@code -1} if there is no such node
      * @throws KeeperException      as ZooKeeper reports it

@@ -66,7 +66,7 @@ public record ZkSettings(String hosts, String path, Duration sessionTimeout, Dur
             LockFeature.REENTRANT_MUTEX, LockFeature.NON_REENTRANT_MUTEX, LockFeature.READ_WRITE,
             LockFeature.SEMAPHORE, LockFeature.FAIR, LockFeature.HERD_FREE, LockFeature.FENCING_TOKENS,
             LockFeature.LEASE_RENEWAL, LockFeature.LOST_NOTIFICATION, LockFeature.CRASH_RELEASE,
-            LockFeature.SURVIVES_RESTART, LockFeature.INSPECTION));
+            LockFeature.SURVIVES_RESTART, LockFeature.INSPECTION, LockFeature.REVOCATION));
 
     /**
      * Reads the settings of a URI.

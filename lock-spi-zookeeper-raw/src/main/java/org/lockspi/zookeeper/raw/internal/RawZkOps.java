@@ -237,20 +237,32 @@ public final class RawZkOps implements ZkOps {
 
     @Override
     public Node createEphemeralSequential(String pathPrefix) throws KeeperException, InterruptedException {
-        return create(pathPrefix, CreateMode.EPHEMERAL_SEQUENTIAL);
+        return create(pathPrefix, CreateMode.EPHEMERAL_SEQUENTIAL, EMPTY);
+    }
+
+    @Override
+    public Node createEphemeralSequential(String pathPrefix, byte[] data) throws KeeperException,
+            InterruptedException {
+        return create(pathPrefix, CreateMode.EPHEMERAL_SEQUENTIAL, data);
     }
 
     @Override
     public Node createEphemeral(String path) throws KeeperException, InterruptedException {
-        return create(path, CreateMode.EPHEMERAL);
+        return create(path, CreateMode.EPHEMERAL, EMPTY);
     }
 
-    private Node create(String pathOrPrefix, CreateMode mode) throws KeeperException, InterruptedException {
+    @Override
+    public Node createEphemeral(String path, byte[] data) throws KeeperException, InterruptedException {
+        return create(path, CreateMode.EPHEMERAL, data);
+    }
+
+    private Node create(String pathOrPrefix, CreateMode mode, byte[] data) throws KeeperException,
+            InterruptedException {
         ZooKeeper handle = zk();
         for (int race = 0; ; race++) {
             Stat stat = new Stat();
             try {
-                String path = handle.create(pathOrPrefix, EMPTY, acl, mode, stat);
+                String path = handle.create(pathOrPrefix, data, acl, mode, stat);
                 return new Node(path, stat.getCzxid());
             } catch (KeeperException.NoNodeException e) {
                 if (race >= MAX_PARENT_RACES) {
@@ -292,20 +304,45 @@ public final class RawZkOps implements ZkOps {
     }
 
     @Override
+    public NodeData data(String path) throws KeeperException, InterruptedException {
+        Stat stat = new Stat();
+        try {
+            return new NodeData(orEmpty(zk().getData(path, false, stat)), stat.getVersion());
+        } catch (KeeperException.NoNodeException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public void setData(String path, byte[] data, int version) throws KeeperException, InterruptedException {
+        zk().setData(path, data, version);
+    }
+
+    @Override
     public boolean watchNode(String path, Runnable onChange) throws KeeperException, InterruptedException {
+        return watchData(path, onChange) != null;
+    }
+
+    @Override
+    public NodeData watchData(String path, Runnable onChange) throws KeeperException, InterruptedException {
         ZooKeeper handle = zk();
         WatchKey key = new WatchKey(path, onChange, Watcher.WatcherType.Data);
         CallbackWatcher watcher = watches.computeIfAbsent(key, CallbackWatcher::new);
         try {
-            handle.getData(path, watcher, null);
-            return true;
+            Stat stat = new Stat();
+            return new NodeData(orEmpty(handle.getData(path, watcher, stat)), stat.getVersion());
         } catch (KeeperException.NoNodeException e) {
             watches.remove(key, watcher); // getData sets no watch on a missing node
-            return false;
+            return null;
         } catch (KeeperException | InterruptedException | RuntimeException e) {
             watches.remove(key, watcher);
             throw e;
         }
+    }
+
+    /** @return the data, or empty for a node without (ZooKeeper answers null then) */
+    private static byte[] orEmpty(byte[] data) {
+        return data == null ? EMPTY : data;
     }
 
     @Override

@@ -43,17 +43,18 @@ final class Downgrade {
     /**
      * Creates the downgraded read node beside {@code write}'s.
      *
+     * @param data the read node's data ({@link ZkLayout#revocableData()} or empty)
      * @return the read node; never null (the create is retried until the deadline, then fails)
      * @throws SessionLost if session {@code gen} ended
      */
-    ZkOps.Node readNode(String path, ZkLease write, Deadline deadline, long gen)
+    ZkOps.Node readNode(String path, ZkLease write, byte[] data, Deadline deadline, long gen)
             throws InterruptedException, SessionLost {
         String name = ZkLayout.protectedPrefix(UUID.randomUUID()) + ZkLayout.READ;
         String sequence = ZkLayout.sortKey(ZkLayout.nodeName(write.path()), ZkLayout.WRITE);
         ZkOps.Node node = null;
         Throwable failure = null;
         try {
-            node = nodes.create(path, name, sequence, deadline, gen);
+            node = nodes.create(path, name, sequence, data, deadline, gen);
             return node;
         } catch (Throwable t) {
             failure = t;

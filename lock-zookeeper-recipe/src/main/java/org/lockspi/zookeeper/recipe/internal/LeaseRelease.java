@@ -15,8 +15,9 @@ import org.lockspi.zookeeper.recipe.ZkOps;
  * with {@link DeleteFailures}). A release whose delete is under way when the connection drops stops waiting then:
  * the request may wait for the client's next reconnection attempt, seconds, and the cleaner leaves the delete to
  * the reconnection if it fails. A lease the engine judged lost by its deadline while the session lives on still
- * deletes its node; a lease whose session is gone touches nothing (a later holder's node is never ours). The waiter
- * behind a released mutex node is told whether it is known gone ({@link ZkOwnNode}).
+ * deletes its node, and so does a revoked lease (see {@link RevocationWatch}); a lease whose session is gone
+ * touches nothing (a later holder's node is never ours). The waiter behind a released mutex node is told whether
+ * it is known gone ({@link ZkOwnNode}).
  */
 final class LeaseRelease {
     private final ZkOps ops;
@@ -70,7 +71,7 @@ final class LeaseRelease {
      *         late delete may still tell it "gone" afterwards, which is then true)
      */
     private boolean releaseNode(ZkLease lease, ZkOwnNode mine) {
-        if (lease.isLost() || gate.isClosed() || gate.session() != lease.session()) {
+        if (lease.isSessionLost() || gate.isClosed() || gate.session() != lease.session()) {
             return false; // its node went with its session; never touch a later holder's
         }
         String path = lease.path();

@@ -37,13 +37,14 @@ final class LiveLeases {
      *
      * @param node the node, or null (no grant)
      * @param gen  the session it was granted in; if that has ended meanwhile, the lease is born lost (and said so)
+     * @param revocable whether the acquisition was revocable (its node carries the mark)
      * @return the lease, or null if {@code node} is null
      */
-    ZkLease grant(LockKind kind, ZkOps.Node node, long gen) {
+    ZkLease grant(LockKind kind, ZkOps.Node node, long gen, boolean revocable) {
         if (node == null) {
             return null;
         }
-        ZkLease lease = new ZkLease(backend, kind, node.path(), node.czxid(), gen);
+        ZkLease lease = new ZkLease(backend, kind, node.path(), node.czxid(), gen, revocable);
         leases.add(lease);
         if (session.getAsLong() != gen && leases.remove(lease) && lease.markLost()) {
             events.leaseLost(lease, "its ZooKeeper session expired as it was granted");

@@ -25,10 +25,11 @@ final class Nodes {
      * its protected name before creating again.
      *
      * @param name our node's protected name without its sequence, {@code _c_<uuid>-<base name>}
+     * @param data the node's data, written by the create ({@link ZkLayout#revocableData()} or empty)
      * @return the node
      * @throws SessionLost if session {@code gen} ended
      */
-    ZkOps.Node create(String parent, String name, String sequence, Deadline deadline, long gen)
+    ZkOps.Node create(String parent, String name, String sequence, byte[] data, Deadline deadline, long gen)
             throws InterruptedException, SessionLost {
         String prefixPath = ZkLayout.join(parent, name);
         boolean[] uncertain = {false};
@@ -40,8 +41,8 @@ final class Nodes {
                 }
             }
             uncertain[0] = true;
-            return sequence == null ? ops.createEphemeralSequential(prefixPath)
-                    : ops.createEphemeral(prefixPath + sequence);
+            return sequence == null ? ops.createEphemeralSequential(prefixPath, data)
+                    : ops.createEphemeral(prefixPath + sequence, data);
         }, deadline, gen);
     }
 

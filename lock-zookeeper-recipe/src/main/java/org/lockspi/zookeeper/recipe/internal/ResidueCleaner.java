@@ -3,7 +3,6 @@ package org.lockspi.zookeeper.recipe.internal;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -31,11 +30,7 @@ final class ResidueCleaner {
     ResidueCleaner(ZkOps ops, SessionGate gate) {
         this.ops = ops;
         this.gate = gate;
-        this.cleaner = new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-            Thread t = new Thread(r, "lockspi-zk-cleaner-" + CLEANERS.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.cleaner = OnDemandThread.executor("lockspi-zk-cleaner", CLEANERS);
     }
 
     /** Node(s) to delete: the children of {@code parent} whose names start with {@code name}, or that one node. */

@@ -15,6 +15,7 @@ import org.lockspi.zookeeper.recipe.ZkOps;
  * the internal mutex's node.
  */
 final class SemaphoreRecipe {
+    private static final byte[] NO_DATA = new byte[0];
     private final ZkOps ops;
     private final SessionGate gate;
     private final Nodes nodes;
@@ -35,20 +36,23 @@ final class SemaphoreRecipe {
     /**
      * @param path    the semaphore's full path
      * @param permits how many lease nodes may hold at once
+     * @param data    our lease node's data ({@link ZkLayout#revocableData()} or empty); the internal mutex's node
+     *                has none
      * @return the lease on our lease node; null if the deadline passed first (nothing is left behind then)
      * @throws SessionLost if the session ended, or our lease node is gone: the acquisition starts again
      */
-    ZkLease acquire(LockKind kind, String path, int permits, Waiter waiter, long gen, Deadline deadline)
+    ZkLease acquire(LockKind kind, String path, int permits, Waiter waiter, long gen, byte[] data,
+                    Deadline deadline)
             throws InterruptedException, SessionLost {
         String locksPath = ZkLayout.join(path, ZkLayout.SEMAPHORE_LOCKS);
         String leasesPath = ZkLayout.join(path, ZkLayout.SEMAPHORE_LEASES);
-        ZkOps.Node internal = queue.enqueue(locksPath, QueueRule.SEMAPHORE_MUTEX, waiter, gen, deadline);
+        ZkOps.Node internal = queue.enqueue(locksPath, QueueRule.SEMAPHORE_MUTEX, waiter, gen, NO_DATA, deadline);
         if (internal == null) {
             return null;
         }
         Throwable failure = null;
         try {
-            return lease(kind, leasesPath, permits, waiter, gen, deadline);
+            return lease(kind, leasesPath, permits, waiter, gen, data, deadline);
         } catch (Throwable t) {
             failure = t;
             throw t;
@@ -58,14 +62,15 @@ final class SemaphoreRecipe {
     }
 
     /** Inside the internal mutex: our lease node, held once at most {@code permits} are there. */
-    private ZkLease lease(LockKind kind, String leasesPath, int permits, Waiter waiter, long gen, Deadline deadline)
+    private ZkLease lease(LockKind kind, String leasesPath, int permits, Waiter waiter, long gen, byte[] data,
+                          Deadline deadline)
             throws InterruptedException, SessionLost {
         String name = ZkLayout.protectedPrefix(UUID.randomUUID()) + ZkLayout.LEASE;
         ZkOps.Node node = null;
         boolean held = false;
         Throwable failure = null;
         try {
-            node = nodes.create(leasesPath, name, null, deadline, gen);
+            node = nodes.create(leasesPath, name, null, data, deadline, gen);
             String ours = ZkLayout.nodeName(node.path());
             while (true) {
                 List<String> children = gate.call(() -> {
@@ -81,7 +86,7 @@ final class SemaphoreRecipe {
                 // the lease nodes only: a child that is none is the node of a lock named <name>/leases/...
                 if (children.stream().filter(c -> ZkLayout.isNode(c, ZkLayout.LEASE)).count() <= permits) {
                     held = true;
-                    return leases.grant(kind, node, gen);
+                    return leases.grant(kind, node, gen, data.length > 0);
                 }
                 if (deadline.hasExpired() || !waiter.await(deadline)) {
                     return null;

@@ -51,10 +51,11 @@ final class WaitQueue {
      * @param rule   the lock kind's rule
      * @param waiter the acquisition's wake-up call, given to the watches
      * @param gen    the session the acquisition runs in
+     * @param data   our node's data ({@link ZkLayout#revocableData()} or empty)
      * @return our node, holding; null if the deadline passed first (the node is deleted then)
      * @throws SessionLost if the session ended, or our node is gone: the acquisition starts again
      */
-    ZkOps.Node enqueue(String path, QueueRule rule, Waiter waiter, long gen, Deadline deadline)
+    ZkOps.Node enqueue(String path, QueueRule rule, Waiter waiter, long gen, byte[] data, Deadline deadline)
             throws InterruptedException, SessionLost {
         String name = ZkLayout.protectedPrefix(UUID.randomUUID()) + rule.baseName();
         ZkOps.Node node = null;
@@ -63,7 +64,7 @@ final class WaitQueue {
         boolean held = false;
         Throwable failure = null;
         try {
-            node = nodes.create(path, name, null, deadline, gen);
+            node = nodes.create(path, name, null, data, deadline, gen);
             String ours = ZkLayout.nodeName(node.path());
             if (rule.handsOff()) {
                 own = new ZkOwnNode();

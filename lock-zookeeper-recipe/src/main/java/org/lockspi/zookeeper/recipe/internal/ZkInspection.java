@@ -28,7 +28,8 @@ import org.lockspi.zookeeper.recipe.ZkOps;
  *       knows whether a permit is free: the newest lease node, if it belongs to the session of the first
  *       {@code locks} node and is younger than it, is that waiter's and is not counted as a holder.</li>
  * </ul>
- * A holder's fencing token is its node's czxid (the lease's own token), its time the node's ctime.
+ * A holder's fencing token is its node's czxid (the lease's own token), its time the node's ctime. A revocation
+ * finds the node to ask by its token the same way ({@link #holderNode}).
  */
 public final class ZkInspection {
     /** A node of the recipe: Curator's protected prefix, a random UUID, a base name and ten digits. */
@@ -69,16 +70,60 @@ public final class ZkInspection {
      */
     public static LockInfo inspect(Reader reader, String path, String name, Predicate<String> own)
             throws KeeperException, InterruptedException {
+        View view = view(reader, path, own);
+        if (view == null) {
+            return LockInfo.empty(name);
+        }
+        List<LockInfo.Holder> holders = new ArrayList<>();
+        view.holders().forEach(held -> holders.add(held.holder()));
+        return new LockInfo(name, view.kind(), holders, view.waiters());
+    }
+
+    /**
+     * The node of the holder of a lock whose fencing token (czxid) is {@code token}, found as
+     * {@link #inspect} finds the holders: a waiting node with that token is no holder.
+     *
+     * @param reader the client's reads
+     * @param path   the lock's full path
+     * @param token  the fencing token
+     * @return the holder's node (full path), or null if no holder has the token now
+     * @throws KeeperException      as ZooKeeper reports it
+     * @throws InterruptedException if the thread was interrupted
+     */
+    public static String holderNode(Reader reader, String path, long token)
+            throws KeeperException, InterruptedException {
+        View view = view(reader, path, node -> false);
+        if (view != null) {
+            for (Held held : view.holders()) {
+                if (held.holder().fencingToken().orElse(-1) == token) {
+                    return held.path();
+                }
+            }
+        }
+        return null;
+    }
+
+    /** A holder and its node's full path. */
+    private record Held(LockInfo.Holder holder, String path) {
+    }
+
+    /** What a lock's nodes say: its kind, its holders in lock order, and how many wait. */
+    private record View(LockInfo.Kind kind, List<Held> holders, int waiters) {
+    }
+
+    /** @return the lock's view; null if the path holds no lock state */
+    private static View view(Reader reader, String path, Predicate<String> own)
+            throws KeeperException, InterruptedException {
         List<String> children = reader.children(path);
         List<String> nodes = lockNodes(children, ZkLayout.MUTEX, ZkLayout.READ, ZkLayout.WRITE);
         if (nodes.isEmpty()) {
             // no mutex or read-write nodes: a semaphore, or only the nodes of names below this one
             boolean semaphore = children.contains(ZkLayout.SEMAPHORE_LEASES)
                     || children.contains(ZkLayout.SEMAPHORE_LOCKS);
-            return semaphore ? semaphore(reader, path, name, own) : LockInfo.empty(name);
+            return semaphore ? semaphore(reader, path, own) : null;
         }
         boolean readWrite = nodes.stream().anyMatch(n -> n.contains(ZkLayout.READ) || n.contains(ZkLayout.WRITE));
-        List<LockInfo.Holder> holders = new ArrayList<>();
+        List<Held> holders = new ArrayList<>();
         int waiters = 0;
         for (String node : readWrite ? ZkLayout.sorted(nodes, ZkLayout.READ, ZkLayout.WRITE)
                 : ZkLayout.sorted(nodes, ZkLayout.MUTEX)) {
@@ -101,16 +146,16 @@ public final class ZkInspection {
             String nodePath = ZkLayout.join(path, node);
             Stat stat = reader.stat(nodePath);
             if (stat != null) {
-                holders.add(holder(mode, stat, own.test(nodePath)));
+                holders.add(new Held(holder(mode, stat, own.test(nodePath)), nodePath));
             }
         }
         if (holders.isEmpty() && waiters == 0) {
-            return LockInfo.empty(name);
+            return null;
         }
-        return new LockInfo(name, readWrite ? LockInfo.Kind.READ_WRITE : LockInfo.Kind.MUTEX, holders, waiters);
+        return new View(readWrite ? LockInfo.Kind.READ_WRITE : LockInfo.Kind.MUTEX, holders, waiters);
     }
 
-    private static LockInfo semaphore(Reader reader, String path, String name, Predicate<String> own)
+    private static View semaphore(Reader reader, String path, Predicate<String> own)
             throws KeeperException, InterruptedException {
         String leasesPath = ZkLayout.join(path, ZkLayout.SEMAPHORE_LEASES);
         String locksPath = ZkLayout.join(path, ZkLayout.SEMAPHORE_LOCKS);
@@ -138,13 +183,13 @@ public final class ZkInspection {
             }
         }
         if (stats.isEmpty() && locks.isEmpty()) {
-            return LockInfo.empty(name);
+            return null;
         }
-        List<LockInfo.Holder> holders = new ArrayList<>();
+        List<Held> holders = new ArrayList<>();
         for (int i = 0; i < stats.size(); i++) {
-            holders.add(holder(LockInfo.Mode.PERMIT, stats.get(i), own.test(paths.get(i))));
+            holders.add(new Held(holder(LockInfo.Mode.PERMIT, stats.get(i), own.test(paths.get(i))), paths.get(i)));
         }
-        return new LockInfo(name, LockInfo.Kind.SEMAPHORE, holders, locks.size());
+        return new View(LockInfo.Kind.SEMAPHORE, holders, locks.size());
     }
 
     private static LockInfo.Holder holder(LockInfo.Mode mode, Stat stat, boolean own) {

@@ -1,5 +1,6 @@
 package org.lockspi.zookeeper.recipe.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -29,6 +30,27 @@ import java.util.UUID;
  * own ({@code <path>/0} is the lock {@code <name>/0}), and a semaphore's {@code locks} and {@code leases}. They are
  * neither ordered nor counted ({@link #isNode}): otherwise a lock {@code a/0}, whose node sorts before every
  * sequence number, would hold up the lock {@code a} until the server reaps it.
+ *
+ * <p><b>Node data and revocation</b> (spec §27, {@code LockFeature.REVOCATION}). A lock node's data is empty, as
+ * today, unless its acquisition is revocable; this is the one place that defines the data otherwise, for every
+ * ZooKeeper provider (raw, ZkClient, Curator), which must interoperate on it. All of it is UTF-8 text:
+ * <ul>
+ *   <li><b>The mark</b>, {@value #REVOCABLE_DATA}: the data with which a revocable acquisition creates the node that
+ *       holds (a mutex node, a read or write node, a semaphore's lease node). The mark is written by the create
+ *       itself, never afterwards. A node with any other data (empty: ours without the opt-in; a plain Curator
+ *       application's: its client's address) is not revocable.</li>
+ *   <li><b>The request</b>, {@value #REVOCATION_REQUEST_PREFIX} followed by the requester as the engine checked it
+ *       (not blank, no line breaks, at most 200 characters), written by the revoker over the mark.</li>
+ * </ul>
+ * The revoker finds the node of the holder whose fencing token (czxid) matches, as {@link ZkInspection} finds the
+ * holders; no such holder: {@code false}, nothing written. It reads the node's data and version: the mark, then it
+ * writes the request with {@code setData} at that version (a changed node is read again, never overwritten); a
+ * request already, then the holder has been asked and nothing is written; anything else, the holder did not opt in
+ * ({@code IllegalStateException}, nothing written). The holder keeps a data watch on each revocable node of its
+ * own (re-armed after every event); when it reads a request there it marks the lease lost, tells the engine
+ * ({@code "revoked at the request of " + requester}) and only then deletes the node, as a release does. Nobody but
+ * the holder ever deletes it. ZooKeeper ACLs apply: a revoker that may not read or write the node gets
+ * {@code NoAuth}.
  */
 public final class ZkLayout {
     /** Curator's protected-node marker. */
@@ -47,6 +69,10 @@ public final class ZkLayout {
     public static final String SEMAPHORE_LEASES = "leases";
     /** The digits ZooKeeper appends to a sequential node's name. */
     public static final int SEQUENCE_DIGITS = 10;
+    /** The data of a revocable acquisition's node (UTF-8), see the class comment. */
+    public static final String REVOCABLE_DATA = "lockspi:revocable";
+    /** What a revocation request's data starts with (UTF-8); the requester follows. See the class comment. */
+    public static final String REVOCATION_REQUEST_PREFIX = "lockspi:revoke:";
 
     private ZkLayout() {
     }
@@ -57,6 +83,39 @@ public final class ZkLayout {
      */
     public static String protectedPrefix(UUID id) {
         return PROTECTED_MARKER + id + "-";
+    }
+
+    /** @return the data of a revocable acquisition's node, {@value #REVOCABLE_DATA} in UTF-8 (a new array) */
+    public static byte[] revocableData() {
+        return REVOCABLE_DATA.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * @param data a node's data, or null
+     * @return whether it is the mark of a revocable acquisition not yet asked to let go
+     */
+    public static boolean isRevocableData(byte[] data) {
+        return data != null && REVOCABLE_DATA.equals(new String(data, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * @param requestedBy who asks, as the engine checked it
+     * @return the data of a revocation request by {@code requestedBy}, in UTF-8
+     */
+    public static byte[] revocationRequest(String requestedBy) {
+        return (REVOCATION_REQUEST_PREFIX + requestedBy).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * @param data a node's data, or null
+     * @return the requester if the data is a revocation request, else null
+     */
+    public static String requestedBy(byte[] data) {
+        if (data == null) {
+            return null;
+        }
+        String text = new String(data, StandardCharsets.UTF_8);
+        return text.startsWith(REVOCATION_REQUEST_PREFIX) ? text.substring(REVOCATION_REQUEST_PREFIX.length()) : null;
     }
 
     /**

@@ -47,6 +47,10 @@ import org.lockspi.zookeeper.recipe.ZkSettings;
  *   <li><b>Bounded release and close</b> ({@link LeaseRelease}, {@link BoundedClose}). {@code release()} waits at
  *       most {@link ZkSettings#releaseBound()} for the delete (then leaves it to the reconnection), and
  *       {@code close()} at most as long for the client's own close.</li>
+ *   <li><b>Revocation</b> ({@link ZkRevocation}, {@link RevocationWatch}; the node data is {@link ZkLayout}'s). A
+ *       revocable acquisition's node is created with the mark; {@code revoke} writes the request over it with a
+ *       conditional {@code setData}; the holder's data watch on its node sees it, and the lease turns lost, the
+ *       engine is told, and only then the node is deleted as a release deletes it.</li>
  *   <li><b>Fencing token:</b> the czxid of the lease's own node, which grows with every creation on the ensemble,
  *       also across server restarts and the removal of an empty parent.</li>
  * </ul>
@@ -55,6 +59,7 @@ import org.lockspi.zookeeper.recipe.ZkSettings;
  * backend closes the {@link ZkOps}.
  */
 public final class ZkLockBackend implements LockBackend {
+    private static final byte[] NO_DATA = new byte[0];
     private final ZkOps ops;
     /** The full path under which lock names live: {@code "/"} or {@code "/app"}. */
     private final String base;
@@ -68,6 +73,7 @@ public final class ZkLockBackend implements LockBackend {
     private final Downgrade downgrade;
     private final SemaphoreRecipe semaphore;
     private final LeaseRelease releases;
+    private final RevocationWatch revocations;
     /** The wake-up calls of the acquisitions under way, nudged on close and session loss. */
     private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
 
@@ -116,6 +122,7 @@ public final class ZkLockBackend implements LockBackend {
         this.downgrade = new Downgrade(nodes, cleaner, leases);
         this.semaphore = new SemaphoreRecipe(ops, gate, nodes, queue, cleaner, leases);
         this.releases = new LeaseRelease(ops, gate, cleaner, queue, leases, releaseBound);
+        this.revocations = new RevocationWatch(ops, gate, leases, events, releases);
         ops.connectionListener(new Connection());
     }
 
@@ -137,7 +144,11 @@ public final class ZkLockBackend implements LockBackend {
             while (true) {
                 long gen = gate.awaitSession(notSession, deadline);
                 try {
-                    return attempt(request, path, waiter, gen, deadline);
+                    ZkLease lease = attempt(request, path, waiter, gen, deadline);
+                    if (lease != null && lease.isRevocable()) {
+                        revocations.watch(lease);
+                    }
+                    return lease;
                 } catch (SessionLost e) {
                     // Our node went with the session (or was deleted): start again in the next one.
                     notSession = gen;
@@ -153,20 +164,22 @@ public final class ZkLockBackend implements LockBackend {
 
     private ZkLease attempt(AcquireRequest request, String path, Waiter waiter, long gen, Deadline deadline)
             throws InterruptedException, SessionLost {
+        boolean revocable = request.isRevocable();
+        byte[] data = revocable ? ZkLayout.revocableData() : NO_DATA; // the mark: see ZkLayout
         switch (request.kind()) {
             case MUTEX:
-                return leases.grant(request.kind(), queue.enqueue(path, QueueRule.MUTEX, waiter, gen, deadline),
-                        gen);
+                return leases.grant(request.kind(),
+                        queue.enqueue(path, QueueRule.MUTEX, waiter, gen, data, deadline), gen, revocable);
             case WRITE:
-                return leases.grant(request.kind(), queue.enqueue(path, QueueRule.WRITE, waiter, gen, deadline),
-                        gen);
+                return leases.grant(request.kind(),
+                        queue.enqueue(path, QueueRule.WRITE, waiter, gen, data, deadline), gen, revocable);
             case READ:
                 ZkLease write = downgrade.heldWrite(request, path, gen);
-                return leases.grant(request.kind(), write != null ? downgrade.readNode(path, write, deadline, gen)
-                        : queue.enqueue(path, QueueRule.READ, waiter, gen, deadline), gen);
+                return leases.grant(request.kind(), write != null ? downgrade.readNode(path, write, data, deadline, gen)
+                        : queue.enqueue(path, QueueRule.READ, waiter, gen, data, deadline), gen, revocable);
             case NON_REENTRANT_MUTEX:
             case SEMAPHORE:
-                return semaphore.acquire(request.kind(), path, request.permits(), waiter, gen, deadline);
+                return semaphore.acquire(request.kind(), path, request.permits(), waiter, gen, data, deadline);
             default:
                 throw new IllegalArgumentException("unknown lock kind: " + request.kind());
         }
@@ -188,8 +201,32 @@ public final class ZkLockBackend implements LockBackend {
         return gate.once("list " + base, () -> ZkInspection.list(reader(), base, prefix));
     }
 
-    private ZkInspection.Reader reader() {
-        return new ZkInspection.Reader() {
+    // ---- revocation -------------------------------------------------------------------------------------------------
+
+    /**
+     * Writes the request on the holder's node ({@link ZkRevocation}); the holder's backend sees it through its watch
+     * ({@link RevocationWatch}). One attempt, as an inspection: a lost connection fails it.
+     */
+    @Override
+    public boolean revoke(String name, long fencingToken, String requestedBy) throws InterruptedException {
+        gate.checkOpen();
+        String path = ZkLayout.join(base, name);
+        return gate.once("revoke token " + fencingToken + " of " + path,
+                () -> ZkRevocation.request(reader(), path, fencingToken, requestedBy, ops.address()));
+    }
+
+    private ZkRevocation.Client reader() {
+        return new ZkRevocation.Client() {
+            @Override
+            public ZkOps.NodeData data(String path) throws KeeperException, InterruptedException {
+                return ops.data(path);
+            }
+
+            @Override
+            public void setData(String path, byte[] data, int version) throws KeeperException, InterruptedException {
+                ops.setData(path, data, version);
+            }
+
             @Override
             public List<String> children(String path) throws KeeperException, InterruptedException {
                 return Nodes.childrenOrEmpty(ops, path);
@@ -244,6 +281,7 @@ public final class ZkLockBackend implements LockBackend {
             gate.wakeWaiters();
             contact.wakeUp(); // confirm at once: the leases turn HELD without waiting a heartbeat period
             cleaner.drainLater();
+            revocations.reconnected(); // the reads for revocation requests that met the outage
         }
 
         @Override
@@ -251,6 +289,7 @@ public final class ZkLockBackend implements LockBackend {
             gate.expired();
             cleaner.sessionExpired(); // ephemeral: gone with the session
             queue.sessionExpired();
+            revocations.sessionExpired();
             leases.loseAll();
             waiters.forEach(Waiter::run);
         }
@@ -273,11 +312,13 @@ public final class ZkLockBackend implements LockBackend {
         waiters.forEach(Waiter::run);
         contact.close();
         cleaner.shutdown();
+        revocations.shutdown();
         try {
             BoundedClose.run(ops.address(), ops::close, releaseBound);
         } finally {
             leases.clear();
             cleaner.awaitClosed();
+            revocations.awaitClosed();
         }
     }
 

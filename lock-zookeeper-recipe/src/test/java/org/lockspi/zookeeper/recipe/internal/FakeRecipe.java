@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Consumer;
 import org.apache.zookeeper.ZooDefs;
 import org.lockspi.spi.AcquireRequest;
 import org.lockspi.spi.BackendEvents;
@@ -56,6 +57,10 @@ final class FakeRecipe implements AutoCloseable {
         final BlockingQueue<String> told = new LinkedBlockingQueue<>();
         /** Runs when the backend reports the connection restored, on the thread that reports it. */
         volatile Runnable onRestored = () -> { };
+        /** Why each lease was lost, in order, as {@code <path>: <why>}. */
+        final BlockingQueue<String> why = new LinkedBlockingQueue<>();
+        /** Runs when the backend reports a lease lost, on the thread that reports it, before it is recorded. */
+        volatile Consumer<ZkLease> onLost = lease -> { };
 
         @Override
         public void connectionSuspended() {
@@ -66,6 +71,13 @@ final class FakeRecipe implements AutoCloseable {
         public void connectionRestored() {
             told.add("restored");
             onRestored.run();
+        }
+
+        @Override
+        public void leaseLost(BackendLease lease, String why) {
+            onLost.accept((ZkLease) lease);
+            this.why.add(((ZkLease) lease).path() + ": " + why);
+            leaseLost(lease);
         }
 
         @Override

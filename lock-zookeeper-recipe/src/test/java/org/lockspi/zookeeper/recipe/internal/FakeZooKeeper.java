@@ -16,8 +16,8 @@ import org.lockspi.zookeeper.recipe.ZkOps;
 
 /**
  * A fake of {@link ZkOps} for the recipe's fast tests: an in-memory tree with ZooKeeper's rules as far as the recipe
- * sees them (ephemeral nodes of a session, a sequence number per parent, czxids from one counter, one-shot watches
- * fired on delete and on a child's arrival or departure), several clients (sessions) on one tree, and faults on
+ * sees them (ephemeral nodes of a session, a sequence number per parent, czxids from one counter, node data with a
+ * version, one-shot watches fired on delete, on a data change and on a child's arrival or departure), several clients (sessions) on one tree, and faults on
  * demand: a {@link Hook} runs before each operation of a client and may throw (a lost connection) or change the tree
  * (a race). Not a server: no network, no threads of its own; a watch's callback runs on the thread whose operation
  * fired it, after the tree's lock is released. The real-server tests of the providers stay the proof of the
@@ -30,11 +30,16 @@ final class FakeZooKeeper {
     private final AtomicLong zxid = new AtomicLong(0x1_0000_0000L);
     private final AtomicLong sessions = new AtomicLong(1000);
 
-    /** A node: its creation zxid, its owner session (0: persistent), the next sequence number of its children. */
+    /**
+     * A node: its creation zxid, its owner session (0: persistent), the next sequence number of its children, its data
+     * and data version.
+     */
     private static final class Entry {
         final long czxid;
         final long owner;
         int nextSequence;
+        byte[] data = new byte[0];
+        int version;
 
         Entry(long czxid, long owner) {
             this.czxid = czxid;
@@ -96,12 +101,40 @@ final class FakeZooKeeper {
         String path;
         lock.lock();
         try {
-            path = create(prefix, 1, true, fire);
+            path = create(prefix, 1, true, new byte[0], fire);
         } finally {
             lock.unlock();
         }
         fire.forEach(Runnable::run);
         return path;
+    }
+
+    /** @return the node's data, or null if there is no such node */
+    byte[] data(String path) {
+        lock.lock();
+        try {
+            Entry e = tree.get(path);
+            return e == null ? null : e.data.clone();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Writes a node's data as another client would, any version (its data watches fire); false if it is gone. */
+    boolean setDataForeign(String path, byte[] data) {
+        List<Runnable> fire = new ArrayList<>();
+        lock.lock();
+        try {
+            Entry e = tree.get(path);
+            if (e == null) {
+                return false;
+            }
+            write(path, e, data, fire);
+        } finally {
+            lock.unlock();
+        }
+        fire.forEach(Runnable::run);
+        return true;
     }
 
     /** Deletes a node as another client would (its watches fire); no-op if it is gone. */
@@ -167,7 +200,7 @@ final class FakeZooKeeper {
         return names;
     }
 
-    private String create(String pathOrPrefix, long owner, boolean sequential, List<Runnable> fire) {
+    private String create(String pathOrPrefix, long owner, boolean sequential, byte[] data, List<Runnable> fire) {
         String parent = Nodes.parentOf(pathOrPrefix);
         for (int slash = parent.indexOf('/', 1); ; slash = parent.indexOf('/', slash + 1)) {
             // missing parents are created, as the ops interface says (as containers; here they simply stay)
@@ -179,10 +212,19 @@ final class FakeZooKeeper {
         }
         String path = sequential
                 ? pathOrPrefix + String.format("%010d", tree.get(parent).nextSequence++) : pathOrPrefix;
-        tree.put(path, new Entry(zxid.incrementAndGet(), owner));
+        Entry entry = new Entry(zxid.incrementAndGet(), owner);
+        entry.data = data.clone();
+        tree.put(path, entry);
         take(childWatches, parent, fire);
         changed.signalAll();
         return path;
+    }
+
+    private void write(String path, Entry e, byte[] data, List<Runnable> fire) {
+        e.data = data.clone();
+        e.version++;
+        take(dataWatches, path, fire);
+        changed.signalAll();
     }
 
     private boolean remove(String path, List<Runnable> fire) {
@@ -275,11 +317,15 @@ final class FakeZooKeeper {
          * @return the node's path
          */
         String createUnanswered(String pathPrefix) {
+            return createUnanswered(pathPrefix, new byte[0]);
+        }
+
+        private String createUnanswered(String pathPrefix, byte[] data) {
             List<Runnable> fire = new ArrayList<>();
             String path;
             lock.lock();
             try {
-                path = create(pathPrefix, session, true, fire);
+                path = create(pathPrefix, session, true, data, fire);
             } finally {
                 lock.unlock();
             }
@@ -316,13 +362,24 @@ final class FakeZooKeeper {
 
         @Override
         public Node createEphemeralSequential(String pathPrefix) throws KeeperException, InterruptedException {
+            return createEphemeralSequential(pathPrefix, new byte[0]);
+        }
+
+        @Override
+        public Node createEphemeralSequential(String pathPrefix, byte[] data) throws KeeperException,
+                InterruptedException {
             enter("create", pathPrefix);
-            String path = createUnanswered(pathPrefix);
+            String path = createUnanswered(pathPrefix, data);
             return new Node(path, FakeZooKeeper.this.czxid(path));
         }
 
         @Override
         public Node createEphemeral(String path) throws KeeperException, InterruptedException {
+            return createEphemeral(path, new byte[0]);
+        }
+
+        @Override
+        public Node createEphemeral(String path, byte[] data) throws KeeperException, InterruptedException {
             enter("create", path);
             List<Runnable> fire = new ArrayList<>();
             lock.lock();
@@ -330,12 +387,44 @@ final class FakeZooKeeper {
                 if (tree.containsKey(path)) {
                     throw new KeeperException.NodeExistsException(path);
                 }
-                create(path, session, false, fire);
+                create(path, session, false, data, fire);
             } finally {
                 lock.unlock();
             }
             fire.forEach(Runnable::run);
             return new Node(path, FakeZooKeeper.this.czxid(path));
+        }
+
+        @Override
+        public NodeData data(String path) throws KeeperException, InterruptedException {
+            enter("data", path);
+            lock.lock();
+            try {
+                Entry e = tree.get(path);
+                return e == null ? null : new NodeData(e.data.clone(), e.version);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void setData(String path, byte[] data, int version) throws KeeperException, InterruptedException {
+            enter("setData", path);
+            List<Runnable> fire = new ArrayList<>();
+            lock.lock();
+            try {
+                Entry e = tree.get(path);
+                if (e == null) {
+                    throw new KeeperException.NoNodeException(path);
+                }
+                if (e.version != version) {
+                    throw new KeeperException.BadVersionException(path);
+                }
+                write(path, e, data, fire);
+            } finally {
+                lock.unlock();
+            }
+            fire.forEach(Runnable::run);
         }
 
         @Override

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -191,6 +192,23 @@ class ZkLayoutTest {
                             ZkPredicates.keyStart(y, b))), x + " vs " + y);
                 }
             }
+        }
+    }
+
+    @Test
+    void revocationDataIsTheMarkOrARequestCarryingTheRequester() {
+        assertEquals("lockspi:revocable", new String(ZkLayout.revocableData(), StandardCharsets.UTF_8));
+        assertTrue(ZkLayout.isRevocableData(ZkLayout.revocableData()));
+        assertNull(ZkLayout.requestedBy(ZkLayout.revocableData()));
+        byte[] request = ZkLayout.revocationRequest("ops: Jörg (ticket 7)");
+        assertEquals("lockspi:revoke:ops: Jörg (ticket 7)", new String(request, StandardCharsets.UTF_8));
+        assertEquals("ops: Jörg (ticket 7)", ZkLayout.requestedBy(request));
+        assertFalse(ZkLayout.isRevocableData(request));
+        // what the nodes of acquisitions without the opt-in, and plain Curator applications' nodes, carry
+        for (byte[] other : new byte[][] {new byte[0], "10.0.0.7".getBytes(StandardCharsets.UTF_8), null,
+                "__REVOKE__".getBytes(StandardCharsets.UTF_8)}) {
+            assertFalse(ZkLayout.isRevocableData(other));
+            assertNull(ZkLayout.requestedBy(other));
         }
     }
 }
