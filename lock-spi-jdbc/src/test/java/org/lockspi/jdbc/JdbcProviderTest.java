@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.lockspi.Lease;
+import org.lockspi.LeaseState;
 import org.lockspi.LockException;
 import org.lockspi.LockInfo;
 import org.lockspi.LockService;
@@ -149,6 +150,23 @@ class JdbcProviderTest {
             lease.release();
             assertTrue(ms < 2000, "the waiter got the lock " + ms + " ms after the release: woken by the release's "
                     + "NOTIFY, it would not wait for its next poll (2.5 s or later)");
+        }
+    }
+
+    /** revocable=true is the engine's parameter, also in the DataSource form (the Spring starter's). */
+    @Test
+    void aServiceOnAnApplicationsDataSourceIsRevocable() throws InterruptedException {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(db.jdbcUrl());
+        config.setUsername(db.user());
+        config.setMaximumPoolSize(4);
+        try (HikariDataSource app = new HikariDataSource(config);
+             LockService holder = JdbcLockProvider.open(app, "leaseTime=5s&revocable=true");
+             LockService operator = open("leaseTime=5s")) {
+            Lease lease = holder.mutex("app-revocable").acquire(Duration.ofSeconds(5));
+            assertTrue(operator.revoke("app-revocable", lease.fencingToken(), Duration.ofSeconds(5), "ops"));
+            assertEquals(LeaseState.LOST, lease.state());
+            lease.release();
         }
     }
 
