@@ -239,8 +239,10 @@ public interface HygieneContracts extends TckContext {
                 }
             }
         }
-        assertTrue(left.isEmpty(), "threads still alive 5 s after close():\n" + left.stream()
-                .map(t -> t.getName() + (t.isDaemon() ? " (daemon)" : "") + ", " + t.getState() + "\n"
+        // the names on the first line, which the conformance report shows; the stacks below it
+        assertTrue(left.isEmpty(), () -> "threads still alive 5 s after close(): " + left.stream()
+                .map(t -> t.getName() + (t.isDaemon() ? " (daemon)" : "") + " " + t.getState())
+                .collect(Collectors.joining(", ")) + "\n" + left.stream().map(t -> t.getName() + ":\n"
                         + Async.stack(t)).collect(Collectors.joining("\n")));
     }
 
