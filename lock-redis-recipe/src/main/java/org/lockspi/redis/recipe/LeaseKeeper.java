@@ -83,8 +83,14 @@ final class LeaseKeeper {
 
             @Override
             public void subscribed(String channel) {
+                if (channel.equals(revokeChannel)) {
+                    // a request written before the subscription (a lease acquired right after open, or during a
+                    // reconnection) published to nobody here: a renewal pass finds it now, not a renewal later
+                    renewSoon();
+                    return;
+                }
                 RedisWatch.Listener to = channels;
-                if (to != null && !channel.equals(revokeChannel)) {
+                if (to != null) {
                     to.subscribed(channel);
                 }
             }
