@@ -86,7 +86,9 @@ final class LeaseKeeper {
                 if (channel.equals(revokeChannel)) {
                     // a request written before the subscription (a lease acquired right after open, or during a
                     // reconnection) published to nobody here: a renewal pass finds it now, not a renewal later
-                    renewSoon();
+                    if (live.stream().anyMatch(lease -> lease.revocable)) {
+                        renewSoon();
+                    }
                     return;
                 }
                 RedisWatch.Listener to = channels;
