@@ -6,6 +6,7 @@ import java.util.List;
 import org.lockspi.bench.internal.Bench;
 import org.lockspi.bench.internal.Chart;
 import org.lockspi.bench.internal.Ratios;
+import org.lockspi.bench.internal.RawResults;
 import org.lockspi.bench.internal.Report;
 import org.lockspi.bench.internal.Results;
 import org.lockspi.bench.internal.Settings;
@@ -17,7 +18,8 @@ import org.lockspi.bench.internal.Settings;
  * java org.lockspi.bench.BenchMain [--full | --quick | --smoke] [--report docs/tradeoffs.md]
  * </pre>
  *
- * The chart is written next to the report as {@code tradeoffs.png} (the report's name with {@code .png}). The
+ * The chart is written next to the report as {@code tradeoffs.png} (the report's name with {@code .png}), the raw
+ * results as {@code tradeoffs-results.csv} (one row per measurement, {@link RawResults}). The
  * virtual-thread scenario runs in a child JVM on a Java 21+ runtime: {@code -Dbench.jdk21=<JDK home>}, else this
  * JVM if new enough, {@code JAVA_HOME}, or the newest under {@code /usr/lib/jvm}; with none it is reported not run.
  * Exit status 0 when every scenario produced its rows, 1 when one failed.
@@ -80,10 +82,15 @@ public final class BenchMain {
             markdown += Report.included(java.nio.file.Files.readString(jdbc), jdbc.getFileName().toString(),
                     "measured by the JDBC study (`-Pbench-jdbc`), a run of its own");
         }
+        // the curves (CurvesMain, -Pbench-curves) are a run of their own: their section is carried over
+        markdown += CurvesMain.carriedSection(report);
         java.nio.file.Files.writeString(report, markdown);
+        Path raw = RawResults.beside(report, "-results");
+        RawResults.of(results).write(raw);
         System.out.println();
         System.out.println("[bench] report: " + report.toAbsolutePath());
         System.out.println("[bench] chart:  " + chartPath);
+        System.out.println("[bench] raw:    " + raw);
         System.out.println("[bench] run time: " + results.runMillis / 1000 + " s (" + settings.mode() + ")");
         System.out.println();
         System.out.print(Ratios.text(ratios));

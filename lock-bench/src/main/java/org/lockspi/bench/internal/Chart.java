@@ -22,7 +22,7 @@ import javax.imageio.ImageIO;
 public final class Chart {
     private static final int W = 1500;
     private static final int H = 1000;
-    private static final Color[] PALETTE = {
+    static final Color[] PALETTE = {
         new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728),
         new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f),
         new Color(0xbcbd22), new Color(0x17becf)};
@@ -70,7 +70,7 @@ public final class Chart {
         ImageIO.write(image, "png", png.toFile());
     }
 
-    private static String fmt(double v) {
+    static String fmt(double v) {
         if (Double.isNaN(v)) {
             return "n/a";
         }
