@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.lockspi.bench.internal.Bench;
 import org.lockspi.bench.internal.Chart;
+import org.lockspi.bench.internal.CommandLine;
 import org.lockspi.bench.internal.Ratios;
 import org.lockspi.bench.internal.RawResults;
 import org.lockspi.bench.internal.Report;
@@ -29,31 +30,8 @@ public final class BenchMain {
     }
 
     public static void main(String[] args) throws Exception {
-        System.setProperty("java.awt.headless", "true");
-        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-        }
-        String mode = "full";
-        Path report = Path.of("docs", "tradeoffs.md");
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--full":
-                case "--quick":
-                case "--smoke":
-                    mode = args[i].substring(2);
-                    break;
-                case "--report":
-                    if (i + 1 == args.length) {
-                        throw new IllegalArgumentException("--report needs a path");
-                    }
-                    report = Path.of(args[++i]);
-                    break;
-                default:
-                    throw new IllegalArgumentException("unknown argument, expected --full, --quick, --smoke or "
-                            + "--report PATH: " + args[i]);
-            }
-        }
-        Results results = run(Settings.of(mode), report);
+        CommandLine line = CommandLine.parse(args);
+        Results results = run(Settings.of(line.mode()), line.report());
         System.exit(results == null ? 1 : 0);
     }
 

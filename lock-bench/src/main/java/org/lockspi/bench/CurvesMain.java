@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import org.lockspi.bench.internal.CommandLine;
 import org.lockspi.bench.internal.CurveReport;
 import org.lockspi.bench.internal.CurveResults;
 import org.lockspi.bench.internal.CurveSettings;
@@ -31,42 +32,16 @@ public final class CurvesMain {
     }
 
     public static void main(String[] args) throws Exception {
-        System.setProperty("java.awt.headless", "true");
-        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-        }
-        String mode = "full";
+        CommandLine line = CommandLine.parse(args, "--long-run");
         Duration longRun = null;
-        Path report = Path.of("docs", "tradeoffs.md");
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--full":
-                case "--quick":
-                case "--smoke":
-                    mode = args[i].substring(2);
-                    break;
-                case "--long-run":
-                    if (i + 1 == args.length) {
-                        throw new IllegalArgumentException("--long-run needs a number of seconds");
-                    }
-                    long seconds = Long.parseLong(args[++i]);
-                    if (seconds < 1) {
-                        throw new IllegalArgumentException("--long-run < 1 s: " + seconds);
-                    }
-                    longRun = Duration.ofSeconds(seconds);
-                    break;
-                case "--report":
-                    if (i + 1 == args.length) {
-                        throw new IllegalArgumentException("--report needs a path");
-                    }
-                    report = Path.of(args[++i]);
-                    break;
-                default:
-                    throw new IllegalArgumentException("unknown argument, expected --full, --quick, --smoke, "
-                            + "--long-run SECONDS or --report PATH: " + args[i]);
+        if (line.option("--long-run") != null) {
+            long seconds = Long.parseLong(line.option("--long-run"));
+            if (seconds < 1) {
+                throw new IllegalArgumentException("--long-run < 1 s: " + seconds);
             }
+            longRun = Duration.ofSeconds(seconds);
         }
-        CurveResults results = run(CurveSettings.of(mode, longRun), report);
+        CurveResults results = run(CurveSettings.of(line.mode(), longRun), line.report());
         boolean failed = results.points.stream().anyMatch(p -> p.error != null);
         System.exit(failed ? 1 : 0);
     }

@@ -4,15 +4,10 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
-import javax.imageio.ImageIO;
 
 /**
  * Draws one curve as a PNG with Java2D, headless, in the trade-off chart's colours: one line per series, x and y
@@ -37,16 +32,9 @@ final class CurveChart {
      */
     static void write(Path png, String title, String xLabel, String yUnit, Map<String, List<double[]>> series,
                       java.util.Set<String> dashed, boolean logX, boolean logY) throws IOException {
-        BufferedImage image = new BufferedImage(W, H, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = image.createGraphics();
+        Chart.Canvas canvas = new Chart.Canvas(W, H, title, 16);
+        Graphics2D g = canvas.g;
         try {
-            g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-            g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-            g.setColor(Color.WHITE);
-            g.fillRect(0, 0, W, H);
-            g.setColor(Color.BLACK);
-            g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
-            g.drawString(title, 20, 28);
             g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
             double xLo = Double.MAX_VALUE;
             double xHi = -Double.MAX_VALUE;
@@ -101,7 +89,7 @@ final class CurveChart {
                 int gx = x.at(t);
                 g.drawLine(gx, plotY, gx, plotY + plotH);
                 g.setColor(Color.GRAY);
-                g.drawString(Chart.fmt(t), gx - 10, plotY + plotH + 16);
+                g.drawString(t == Math.rint(t) ? Long.toString((long) t) : Chart.fmt(t), gx - 10, plotY + plotH + 16);
                 g.setColor(new Color(0xdddddd));
             }
             g.setColor(Color.BLACK);
@@ -137,13 +125,8 @@ final class CurveChart {
             }
             g.setStroke(new BasicStroke(1f));
         } finally {
-            g.dispose();
+            canvas.write(png);
         }
-        Path parent = png.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        ImageIO.write(image, "png", png.toFile());
     }
 
     private static boolean usable(double[] p, boolean logX, boolean logY) {
