@@ -5,7 +5,9 @@ import java.util.List;
 
 import org.lockspi.bench.internal.Bench;
 import org.lockspi.bench.internal.Chart;
+import org.lockspi.bench.internal.CommandLine;
 import org.lockspi.bench.internal.Ratios;
+import org.lockspi.bench.internal.RawResults;
 import org.lockspi.bench.internal.Report;
 import org.lockspi.bench.internal.Results;
 import org.lockspi.bench.internal.Settings;
@@ -17,7 +19,8 @@ import org.lockspi.bench.internal.Settings;
  * java org.lockspi.bench.BenchMain [--full | --quick | --smoke] [--report docs/tradeoffs.md]
  * </pre>
  *
- * The chart is written next to the report as {@code tradeoffs.png} (the report's name with {@code .png}). The
+ * The chart is written next to the report as {@code tradeoffs.png} (the report's name with {@code .png}), the raw
+ * results as {@code tradeoffs-results.csv} (one row per measurement, {@link RawResults}). The
  * virtual-thread scenario runs in a child JVM on a Java 21+ runtime: {@code -Dbench.jdk21=<JDK home>}, else this
  * JVM if new enough, {@code JAVA_HOME}, or the newest under {@code /usr/lib/jvm}; with none it is reported not run.
  * Exit status 0 when every scenario produced its rows, 1 when one failed.
@@ -27,31 +30,8 @@ public final class BenchMain {
     }
 
     public static void main(String[] args) throws Exception {
-        System.setProperty("java.awt.headless", "true");
-        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-        }
-        String mode = "full";
-        Path report = Path.of("docs", "tradeoffs.md");
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--full":
-                case "--quick":
-                case "--smoke":
-                    mode = args[i].substring(2);
-                    break;
-                case "--report":
-                    if (i + 1 == args.length) {
-                        throw new IllegalArgumentException("--report needs a path");
-                    }
-                    report = Path.of(args[++i]);
-                    break;
-                default:
-                    throw new IllegalArgumentException("unknown argument, expected --full, --quick, --smoke or "
-                            + "--report PATH: " + args[i]);
-            }
-        }
-        Results results = run(Settings.of(mode), report);
+        CommandLine line = CommandLine.parse(args);
+        Results results = run(Settings.of(line.mode()), line.report());
         System.exit(results == null ? 1 : 0);
     }
 
@@ -80,10 +60,15 @@ public final class BenchMain {
             markdown += Report.included(java.nio.file.Files.readString(jdbc), jdbc.getFileName().toString(),
                     "measured by the JDBC study (`-Pbench-jdbc`), a run of its own");
         }
+        // the curves (CurvesMain, -Pbench-curves) are a run of their own: their section is carried over
+        markdown += CurvesMain.carriedSection(report);
         java.nio.file.Files.writeString(report, markdown);
+        Path raw = RawResults.beside(report, "-results");
+        RawResults.of(results).write(raw);
         System.out.println();
         System.out.println("[bench] report: " + report.toAbsolutePath());
         System.out.println("[bench] chart:  " + chartPath);
+        System.out.println("[bench] raw:    " + raw);
         System.out.println("[bench] run time: " + results.runMillis / 1000 + " s (" + settings.mode() + ")");
         System.out.println();
         System.out.print(Ratios.text(ratios));

@@ -22,7 +22,7 @@ import javax.imageio.ImageIO;
 public final class Chart {
     private static final int W = 1500;
     private static final int H = 1000;
-    private static final Color[] PALETTE = {
+    static final Color[] PALETTE = {
         new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728),
         new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f),
         new Color(0xbcbd22), new Color(0x17becf)};
@@ -41,36 +41,52 @@ public final class Chart {
         return colors.computeIfAbsent(variant, v -> PALETTE[colors.size() % PALETTE.length]);
     }
 
-    /** Writes the chart as a PNG. */
-    public static void write(Results results, Path png) throws IOException {
-        System.setProperty("java.awt.headless", "true");
-        BufferedImage image = new BufferedImage(W, H, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = image.createGraphics();
-        try {
+    /** A drawing on a white canvas, headless, antialiased; {@link #write(Path)} saves it as a PNG. */
+    static final class Canvas {
+        final BufferedImage image;
+        final Graphics2D g;
+
+        Canvas(int width, int height, String title, int titleSize) {
+            System.setProperty("java.awt.headless", "true");
+            image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
+            g = image.createGraphics();
             g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
             g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
             g.setColor(Color.WHITE);
-            g.fillRect(0, 0, W, H);
+            g.fillRect(0, 0, width, height);
             g.setColor(Color.BLACK);
-            g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 18));
-            g.drawString("lockspi: ZooKeeper vs Redis, every provider through lock-api (" + results.settings.mode()
-                    + " run, " + results.date + ")", 20, 28);
+            g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, titleSize));
+            g.drawString(title, 20, 28);
+        }
+
+        /** Ends the drawing and writes the PNG, creating its directory. */
+        void write(Path png) throws IOException {
+            g.dispose();
+            Path parent = png.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            ImageIO.write(image, "png", png.toFile());
+        }
+    }
+
+    /** Writes the chart as a PNG. */
+    public static void write(Results results, Path png) throws IOException {
+        Canvas canvas = new Canvas(W, H, "lockspi: ZooKeeper vs Redis, every provider through lock-api ("
+                + results.settings.mode() + " run, " + results.date + ")", 18);
+        Graphics2D g = canvas.g;
+        try {
             Chart chart = new Chart(results);
             chart.uncontended(g, 20, 50, W / 2 - 30, H / 2 - 60);
             chart.contended(g, W / 2 + 10, 50, W / 2 - 30, H / 2 - 60);
             chart.drain(g, 20, H / 2 + 10, W / 2 - 30, H / 2 - 30);
             chart.threads(g, W / 2 + 10, H / 2 + 10, W / 2 - 30, H / 2 - 30);
         } finally {
-            g.dispose();
+            canvas.write(png);
         }
-        Path parent = png.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        ImageIO.write(image, "png", png.toFile());
     }
 
-    private static String fmt(double v) {
+    static String fmt(double v) {
         if (Double.isNaN(v)) {
             return "n/a";
         }

@@ -1,5 +1,6 @@
 package org.lockspi.bench.internal;
 
+import org.lockspi.AsyncAcquirable;
 import org.lockspi.DistributedLock;
 import org.lockspi.Lease;
 import org.lockspi.LockService;
@@ -49,6 +50,15 @@ final class ProviderVariant implements Variant {
             @Override
             public Locker locker(String lockName) {
                 DistributedLock mutex = service.mutex(lockName(scope, lockName));
+                return () -> {
+                    Lease lease = mutex.acquire();
+                    return lease::release;
+                };
+            }
+
+            @Override
+            public Locker nonReentrantLocker(String lockName) {
+                AsyncAcquirable mutex = service.nonReentrantMutex(lockName(scope, lockName));
                 return () -> {
                     Lease lease = mutex.acquire();
                     return lease::release;

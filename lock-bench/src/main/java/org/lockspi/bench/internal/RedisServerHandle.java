@@ -1,27 +1,35 @@
 package org.lockspi.bench.internal;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
+import org.lockspi.tck.redis.RedisProcess;
+import org.lockspi.tck.support.FileTrees;
+import org.lockspi.tck.support.Ports;
 import redis.clients.jedis.Jedis;
-import redis.embedded.RedisServer;
 
 /**
- * The real redis-server shipped in {@code embedded-redis}, on a free loopback port, persistence off. The
- * parent reads the server's own counters through {@code INFO}.
+ * The real redis-server that {@code embedded-redis} ships, started through the kit's {@link RedisProcess} (its own
+ * directory and configuration file, SIGKILL on close) on a free loopback port, persistence off. The parent reads
+ * the server's own counters through {@code INFO}.
  */
 public final class RedisServerHandle implements AutoCloseable {
-    private final RedisServer server;
+    private final RedisProcess server;
+    private final Path dir;
     private final int port;
     private final Jedis stats;
     private final Thread hook;
     private final String version;
 
-    private RedisServerHandle(RedisServer server, int port) {
+    private RedisServerHandle(RedisProcess server, Path dir) {
         this.server = server;
-        this.port = port;
+        this.dir = dir;
+        this.port = server.port();
         this.stats = new Jedis("127.0.0.1", port);
-        this.hook = new Thread(this::stopQuietly, "redis-child-kill");
+        this.hook = new Thread(server::close, "redis-child-kill");
         Runtime.getRuntime().addShutdownHook(hook);
         String info = stats.info("server");
         String v = "?";
@@ -34,16 +42,10 @@ public final class RedisServerHandle implements AutoCloseable {
     }
 
     public static RedisServerHandle start() throws IOException {
-        int port = Ports.free();
-        RedisServer server = RedisServer.newRedisServer()
-                .port(port)
-                .bind("127.0.0.1")
-                .setting("save \"\"")
-                .setting("appendonly no")
-                .setting("maxclients 4000")
-                .build();
-        server.start();
-        return new RedisServerHandle(server, port);
+        Path dir = Files.createTempDirectory("lock-bench-redis");
+        RedisProcess server = RedisProcess.start(dir, Ports.freeLoopbackPort(),
+                List.of("save \"\"", "appendonly no", "maxclients 4000"));
+        return new RedisServerHandle(server, dir);
     }
 
     public int port() {
@@ -62,13 +64,10 @@ public final class RedisServerHandle implements AutoCloseable {
     /** @return the server's count of commands executed, from INFO commandstats, leaving out INFO itself */
     public synchronized long commands() {
         long total = 0;
-        for (String line : stats.info("commandstats").split("\r?\n")) {
-            if (!line.startsWith("cmdstat_") || line.startsWith("cmdstat_info:")) {
-                continue;
+        for (Map.Entry<String, Long> e : commandsByName().entrySet()) {
+            if (!e.getKey().equals("info")) {
+                total += e.getValue();
             }
-            int calls = line.indexOf("calls=");
-            int end = line.indexOf(',', calls);
-            total += Long.parseLong(line.substring(calls + "calls=".length(), end));
         }
         return total;
     }
@@ -88,23 +87,38 @@ public final class RedisServerHandle implements AutoCloseable {
         return byName;
     }
 
-    private void stopQuietly() {
-        try {
-            server.stop();
-        } catch (IOException ignored) {
-            // the process is gone or going
+    /**
+     * @param section an INFO section, e.g. {@code memory} or {@code clients}
+     * @param field   a field of it, e.g. {@code used_memory} or {@code connected_clients}
+     * @return its value
+     */
+    public synchronized long info(String section, String field) {
+        for (String line : stats.info(section).split("\r?\n")) {
+            if (line.startsWith(field + ":")) {
+                return Long.parseLong(line.substring(field.length() + 1).trim());
+            }
         }
+        throw new IllegalStateException("no " + field + " in INFO " + section);
+    }
+
+    /** @return the keys in the database */
+    public synchronized long keys() {
+        return stats.dbSize();
     }
 
     @Override
     public void close() {
         stats.close();
-        stopQuietly();
+        server.close();
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
             // the hook runs anyway
         }
+        try {
+            FileTrees.delete(dir);
+        } catch (IOException ignored) {
+            // a temp dir left behind is harmless
+        }
     }
-
 }

@@ -37,6 +37,15 @@ public interface Variant {
          */
         Locker locker(String lockName) throws Exception;
 
+        /**
+         * @param lockName the lock's name
+         * @return a non-reentrant lock object (any thread may release; a service's waiters may queue locally)
+         * @throws UnsupportedOperationException if this variant has none (the anchors and floors)
+         */
+        default Locker nonReentrantLocker(String lockName) throws Exception {
+            throw new UnsupportedOperationException("no non-reentrant mutex");
+        }
+
         /** @return the ZooKeeper path the lock's nodes live under, for counting waiters; null for Redis */
         String zkLockPath(String lockName);
 

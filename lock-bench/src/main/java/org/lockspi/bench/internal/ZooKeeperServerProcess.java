@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -18,6 +19,8 @@ import java.util.stream.Stream;
 
 import org.apache.zookeeper.Version;
 import org.apache.zookeeper.server.ZooKeeperServerMain;
+import org.lockspi.tck.support.Ports;
+import org.lockspi.tck.support.ServerProcess;
 
 /**
  * The real ZooKeeper server in a child JVM, so that server and clients do not share a garbage collector or a
@@ -35,15 +38,15 @@ public final class ZooKeeperServerProcess implements AutoCloseable {
     private final Path dir;
     private final int port;
     private final int tickTime;
-    private final Process process;
+    private final ServerProcess process;
     private final Thread hook;
 
-    private ZooKeeperServerProcess(Path dir, int port, int tickTime, Process process) {
+    private ZooKeeperServerProcess(Path dir, int port, int tickTime, ServerProcess process) {
         this.dir = dir;
         this.port = port;
         this.tickTime = tickTime;
         this.process = process;
-        this.hook = new Thread(() -> ChildJvm.kill(process), "zookeeper-child-kill");
+        this.hook = new Thread(process::close, "zookeeper-child-kill");
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
@@ -54,13 +57,15 @@ public final class ZooKeeperServerProcess implements AutoCloseable {
     }
 
     /**
-     * Starts the server on a free loopback port with fsync on and waits until it answers.
+     * Starts the server on a free loopback port with fsync on and waits until it answers {@code ruok}. The child
+     * runs through the kit's {@link ServerProcess} (its log in the data directory, SIGKILL on close); it halts by
+     * itself when this JVM goes, because its standard input, a pipe this JVM holds, closes.
      *
      * @param tickTime the server's tick in ms; sessions may be 2 to 20 ticks long
      */
-    public static ZooKeeperServerProcess start(int tickTime) throws IOException, InterruptedException {
+    public static ZooKeeperServerProcess start(int tickTime) throws IOException {
         Path dir = Files.createTempDirectory("lock-bench-zk");
-        int port = Ports.free();
+        int port = Ports.freeLoopbackPort();
         Path config = dir.resolve("zoo.cfg");
         Files.writeString(config, String.join("\n",
                 "tickTime=" + tickTime,
@@ -71,32 +76,29 @@ public final class ZooKeeperServerProcess implements AutoCloseable {
                 "minSessionTimeout=" + (2 * tickTime),
                 "maxSessionTimeout=" + (20 * tickTime),
                 "admin.enableServer=false",
-                "4lw.commands.whitelist=srvr,ruok,mntr",
+                "4lw.commands.whitelist=srvr,ruok,mntr,cons",
                 ""));
-        Process process = ChildJvm.start(ZooKeeperServerProcess.class,
-                List.of("-Xms256m", HEAP, "-Djava.awt.headless=true", "-Dzookeeper.forceSync=yes",
-                        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
-                List.of(config.toString()), dir.resolve("server.log"));
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xms256m", HEAP, "-Djava.awt.headless=true", "-Dzookeeper.forceSync=yes",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", System.getProperty("java.class.path"),
+                ZooKeeperServerProcess.class.getName(), config.toString());
+        ServerProcess process = ServerProcess.command(command).directory(dir).log(dir.resolve("server.log"))
+                .startTimeout(Duration.ofSeconds(60)).readyWhen(() -> answers(port));
         ZooKeeperServerProcess server = new ZooKeeperServerProcess(dir, port, tickTime, process);
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (true) {
-            if (!process.isAlive()) {
-                String log = Files.readString(dir.resolve("server.log"));
-                server.close();
-                throw new IOException("ZooKeeper child JVM exited with " + process.exitValue() + ":\n" + log);
-            }
-            try {
-                if (server.fourLetter("ruok").startsWith("imok")) {
-                    return server;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            if (System.nanoTime() > deadline) {
-                server.close();
-                throw new IOException("ZooKeeper child JVM did not answer on port " + port + " within 60 s");
-            }
-            Thread.sleep(50);
+        try {
+            process.start();
+        } catch (RuntimeException e) {
+            server.close();
+            throw new IOException("ZooKeeper child JVM did not answer on port " + port + ": " + e.getMessage(), e);
+        }
+        return server;
+    }
+
+    private static boolean answers(int port) {
+        try {
+            return fourLetter(port, "ruok").startsWith("imok");
+        } catch (IOException notYet) {
+            return false;
         }
     }
 
@@ -135,6 +137,25 @@ public final class ZooKeeperServerProcess implements AutoCloseable {
 
     /** Sends a four-letter command and returns the answer. */
     public String fourLetter(String command) throws IOException {
+        return fourLetter(port, command);
+    }
+
+    /**
+     * @return the server's {@code mntr} figure of that name (e.g. {@code zk_znode_count},
+     *         {@code zk_approximate_data_size}, {@code zk_num_alive_connections})
+     */
+    public long monitored(String name) throws IOException {
+        String mntr = fourLetter("mntr");
+        for (String line : mntr.split("\n")) {
+            String[] kv = line.trim().split("\\s+");
+            if (kv.length == 2 && kv[0].equals(name)) {
+                return Long.parseLong(kv[1]);
+            }
+        }
+        throw new IOException("no " + name + " in mntr output: " + mntr);
+    }
+
+    private static String fourLetter(int port, String command) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 2000);
             socket.setSoTimeout(5000);
@@ -150,7 +171,7 @@ public final class ZooKeeperServerProcess implements AutoCloseable {
 
     @Override
     public void close() {
-        ChildJvm.kill(process);
+        process.close();
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
