@@ -102,9 +102,26 @@ final class LockspiInterceptor implements MethodInterceptor, AutoCloseable {
             return skipped(method, name);
         }
         outageSkips.granted();
-        try (Lease lease = acquired.get()) {
+        Lease lease = acquired.get();
+        try {
             lease.checkValid();
             return proceed(invocation, lease, locked.stopWork());
+        } finally {
+            release(lease, name);
+        }
+    }
+
+    /**
+     * Releases a {@code @Locked} method's lease. A release the server could not be told of (an outage that began while
+     * the method ran) neither replaces the method's result nor hides what it threw: the lease is released here, and
+     * the server frees the lock when its session or lease ends, so it is logged in one line, as a scheduled run's is.
+     */
+    private static void release(Lease lease, String name) {
+        try {
+            lease.release();
+        } catch (LockConnectionException e) {
+            LOG.log(System.Logger.Level.WARNING, "release of lock ''{0}'' failed, the server frees it when the "
+                    + "session or lease ends: {1}", name, oneLine(e));
         }
     }
 
