@@ -30,12 +30,14 @@ public class ForwardingZkOps implements ZkOps {
     @Override
     public Node createEphemeralSequential(String pathPrefix, byte[] data) throws KeeperException,
             InterruptedException {
-        return real.createEphemeralSequential(pathPrefix, data);
+        // without data through the one-argument form, which a mutant may override; a revocable mark as it is
+        return data.length == 0 ? createEphemeralSequential(pathPrefix)
+                : real.createEphemeralSequential(pathPrefix, data);
     }
 
     @Override
     public Node createEphemeral(String path, byte[] data) throws KeeperException, InterruptedException {
-        return real.createEphemeral(path, data);
+        return data.length == 0 ? createEphemeral(path) : real.createEphemeral(path, data);
     }
 
     @Override
