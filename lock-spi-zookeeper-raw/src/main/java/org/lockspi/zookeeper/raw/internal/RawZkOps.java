@@ -320,7 +320,21 @@ public final class RawZkOps implements ZkOps {
 
     @Override
     public boolean watchNode(String path, Runnable onChange) throws KeeperException, InterruptedException {
-        return watchData(path, onChange) != null;
+        // the same data watch as watchData, without a Stat: the client copies one through the server's DataTree,
+        // whose first load and initialisation would pin every virtual thread waiting here at once (JDK 25)
+        ZooKeeper handle = zk();
+        WatchKey key = new WatchKey(path, onChange, Watcher.WatcherType.Data);
+        CallbackWatcher watcher = watches.computeIfAbsent(key, CallbackWatcher::new);
+        try {
+            handle.getData(path, watcher, null);
+            return true;
+        } catch (KeeperException.NoNodeException e) {
+            watches.remove(key, watcher); // getData sets no watch on a missing node
+            return false;
+        } catch (KeeperException | InterruptedException | RuntimeException e) {
+            watches.remove(key, watcher);
+            throw e;
+        }
     }
 
     @Override
