@@ -320,31 +320,30 @@ public final class RawZkOps implements ZkOps {
 
     @Override
     public boolean watchNode(String path, Runnable onChange) throws KeeperException, InterruptedException {
-        // the same data watch as watchData, without a Stat: the client copies one through the server's DataTree,
-        // whose first load and initialisation would pin every virtual thread waiting here at once (JDK 25)
-        ZooKeeper handle = zk();
-        WatchKey key = new WatchKey(path, onChange, Watcher.WatcherType.Data);
-        CallbackWatcher watcher = watches.computeIfAbsent(key, CallbackWatcher::new);
-        try {
-            handle.getData(path, watcher, null);
-            return true;
-        } catch (KeeperException.NoNodeException e) {
-            watches.remove(key, watcher); // getData sets no watch on a missing node
-            return false;
-        } catch (KeeperException | InterruptedException | RuntimeException e) {
-            watches.remove(key, watcher);
-            throw e;
-        }
+        // without a Stat: the client copies one through the server's DataTree, whose first load and initialisation
+        // would pin every virtual thread waiting here at once (JDK 25)
+        return watchedData(path, onChange, null) != null;
     }
 
     @Override
     public NodeData watchData(String path, Runnable onChange) throws KeeperException, InterruptedException {
+        Stat stat = new Stat();
+        byte[] data = watchedData(path, onChange, stat);
+        return data == null ? null : new NodeData(data, stat.getVersion());
+    }
+
+    /**
+     * Reads a node's data and sets this caller's data watch on it, filling {@code stat} if given.
+     *
+     * @return the data, empty for a node without; null if there is no node (and so no watch)
+     */
+    private byte[] watchedData(String path, Runnable onChange, Stat stat) throws KeeperException,
+            InterruptedException {
         ZooKeeper handle = zk();
         WatchKey key = new WatchKey(path, onChange, Watcher.WatcherType.Data);
         CallbackWatcher watcher = watches.computeIfAbsent(key, CallbackWatcher::new);
         try {
-            Stat stat = new Stat();
-            return new NodeData(orEmpty(handle.getData(path, watcher, stat)), stat.getVersion());
+            return orEmpty(handle.getData(path, watcher, stat));
         } catch (KeeperException.NoNodeException e) {
             watches.remove(key, watcher); // getData sets no watch on a missing node
             return null;
