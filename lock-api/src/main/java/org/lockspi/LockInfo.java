@@ -22,7 +22,9 @@ import java.util.OptionalLong;
  * @param name    the lock's name, as given to {@link LockService#inspect(String)}
  * @param kind    the kind of lock the server state belongs to
  * @param holders the acquisitions that hold the lock now, in the server's order (oldest first where it has one)
- * @param waiters how many acquisitions are queued or polling for the lock, at least 0
+ * @param waiters how many acquisitions are queued or polling for the lock, at least 0: those on the server, and the
+ *                asking service's own that wait in its local queue in front of the server (a service lets one
+ *                acquisition of an exclusive lock at a time ask the server; another client sees that one only)
  */
 public record LockInfo(String name, Kind kind, List<Holder> holders, int waiters) {
 

@@ -193,7 +193,23 @@ final class EngineService implements LockService {
         LockKeys.key(name); // refuses a name no key can be made of, before anything else
         checkOpen();
         requireFeature(LockFeature.INSPECTION, "inspection");
-        return Inspection.inspect(backend, name, features.contains(LockFeature.FENCING_TOKENS), description);
+        return Inspection.inspect(backend, name, features.contains(LockFeature.FENCING_TOKENS), description,
+                queuedLocally(name));
+    }
+
+    /** @return this service's acquisitions of a lock waiting in its local queue, which the server does not see */
+    private int queuedLocally(String name) {
+        Object handle = handles.get(name);
+        if (handle instanceof LeaseLock) {
+            return ((LeaseLock) handle).queuedLocally();
+        } else if (handle instanceof ThreadOwnedLock) {
+            return ((ThreadOwnedLock) handle).queuedLocally();
+        } else if (handle instanceof ReadWriteLockImpl) {
+            return ((ReadWriteLockImpl) handle).queuedLocally();
+        } else if (handle instanceof ThreadFreeReadWriteLockImpl) {
+            return ((ThreadFreeReadWriteLockImpl) handle).queuedLocally();
+        }
+        return 0;
     }
 
     @Override
@@ -543,6 +559,10 @@ final class EngineService implements LockService {
         for (Object handle : handles.values()) { // waiters in the local queues fail too
             if (handle instanceof LeaseLock) {
                 ((LeaseLock) handle).closeGate();
+            } else if (handle instanceof ThreadOwnedLock) {
+                ((ThreadOwnedLock) handle).closeGate();
+            } else if (handle instanceof ReadWriteLockImpl) {
+                ((ReadWriteLockImpl) handle).closeGates();
             } else if (handle instanceof ThreadFreeReadWriteLockImpl) {
                 ((ThreadFreeReadWriteLockImpl) handle).closeGates();
             }

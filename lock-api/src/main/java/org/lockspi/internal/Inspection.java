@@ -63,14 +63,19 @@ final class Inspection {
                 && !(prefix.endsWith("/") && stem.split("/").length >= Names.MAX_SEGMENTS);
     }
 
-    static LockInfo inspect(LockBackend backend, String name, boolean fencing, String description) {
+    /**
+     * @param localWaiters the asking service's acquisitions of the lock waiting in its local queue: the server's
+     *                     view does not hold them, so they are added to its waiters
+     */
+    static LockInfo inspect(LockBackend backend, String name, boolean fencing, String description,
+                            int localWaiters) {
         LockInfo raw = call(() -> backend.inspect(keyOf(name)), "inspecting '" + name + "'", description);
         if (raw == null) {
             throw new IllegalStateException("the backend returned no view of '" + name + "': " + backend);
         }
         List<LockInfo.Holder> holders = fencing ? raw.holders()
                 : raw.holders().stream().map(LockInfo.Holder::withoutFencingToken).toList();
-        return new LockInfo(name, raw.kind(), holders, raw.waiters());
+        return new LockInfo(name, raw.kind(), holders, raw.waiters() + localWaiters);
     }
 
     /**

@@ -111,6 +111,11 @@ final class LeaseLock extends AbstractAcquirable implements DistributedSemaphore
         };
     }
 
+    /** @return this service's acquisitions waiting in the local queue, not yet at the server */
+    int queuedLocally() {
+        return gate == null ? 0 : gate.queued();
+    }
+
     /** Fails the acquisitions waiting in the local queue (the service is closing). */
     void closeGate() {
         if (gate != null) {

@@ -7,8 +7,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.lockspi.spi.Deadline;
 
 /**
- * The local queue in front of the server for one exclusive thread-free lock of one service (a non-reentrant
- * mutex, a semaphore, a thread-free write half): as many acquisitions as the lock has permits go to the server,
+ * The local queue in front of the server for one exclusive lock of one service (a mutex, a non-reentrant
+ * mutex, a semaphore, a write half, thread-owned or thread-free): as many acquisitions as the lock has permits go to the server,
  * the others wait here in FIFO order, since no more of one service's acquisitions could hold at once anyway. Ten
  * thousand waiters of one service thus cost the server one queue entry, not ten thousand. Waits on a
  * {@link Condition}, never a monitor, so a waiting virtual thread does not pin its carrier.
@@ -144,6 +144,16 @@ final class LocalGate {
         } else {
             next.admitted = true;
             next.turn.signal();
+        }
+    }
+
+    /** @return the acquisitions waiting here, not yet let through to the server */
+    int queued() {
+        lock.lock();
+        try {
+            return queue.size();
+        } finally {
+            lock.unlock();
         }
     }
 

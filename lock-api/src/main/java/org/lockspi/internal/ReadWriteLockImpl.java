@@ -30,6 +30,16 @@ final class ReadWriteLockImpl implements DistributedReadWriteLock {
         return write;
     }
 
+    /** Fails the writers waiting in the local queue (the service is closing). */
+    void closeGates() {
+        write.closeGate();
+    }
+
+    /** @return this service's writers waiting in the local queue, not yet at the server */
+    int queuedLocally() {
+        return write.queuedLocally();
+    }
+
     @Override
     public String toString() {
         return "read-write lock '" + name + "'";

@@ -38,6 +38,11 @@ final class ThreadFreeReadWriteLockImpl implements ThreadFreeReadWriteLock {
         write.closeGate();
     }
 
+    /** @return this service's acquisitions of either half waiting in the local queues, not yet at the server */
+    int queuedLocally() {
+        return read.queuedLocally() + write.queuedLocally();
+    }
+
     @Override
     public String toString() {
         return "thread-free read-write lock '" + name + "'";

@@ -11,7 +11,10 @@ import org.lockspi.spi.LockKind;
 
 /**
  * A reentrant lock owned by a thread: the mutex and both halves of a read-write lock. One server acquisition
- * per thread; nested acquisitions add leases to that thread's {@link Hold}.
+ * per thread; nested acquisitions add leases to that thread's {@link Hold}. The exclusive kinds (the mutex, the
+ * write half) queue a service's threads locally in front of the server ({@link LocalGate}): one thread at a time
+ * asks the server, as the non-reentrant mutex does, so ten thousand threads of one service waiting for a mutex
+ * cost the server one queue entry, not ten thousand entries that each list the others.
  */
 final class ThreadOwnedLock extends AbstractAcquirable implements DistributedLock {
     private final LockKind kind;
@@ -21,6 +24,8 @@ final class ThreadOwnedLock extends AbstractAcquirable implements DistributedLoc
     private final Map<Thread, Hold> holds;
     /** The lease time of this view's acquisitions, or null for the lock itself and a view without one. */
     private final Duration leaseTime;
+    /** The local queue of the exclusive kinds, shared with the views; null for the read half, whose holds share. */
+    private final LocalGate gate;
 
     ThreadOwnedLock(EngineService service, String name, LockKind kind, ReadWriteLockImpl readWrite) {
         super(service, name);
@@ -28,6 +33,7 @@ final class ThreadOwnedLock extends AbstractAcquirable implements DistributedLoc
         this.readWrite = readWrite;
         this.holds = new ConcurrentHashMap<>();
         this.leaseTime = null;
+        this.gate = kind == LockKind.READ ? null : new LocalGate(1);
     }
 
     /** A view of {@code lock} whose acquisitions carry {@code leaseTime}. */
@@ -37,6 +43,7 @@ final class ThreadOwnedLock extends AbstractAcquirable implements DistributedLoc
         this.readWrite = lock.readWrite;
         this.holds = lock.holds;
         this.leaseTime = leaseTime;
+        this.gate = lock.gate;
     }
 
     @Override
@@ -82,15 +89,47 @@ final class ThreadOwnedLock extends AbstractAcquirable implements DistributedLoc
         if (leaseTime != null) {
             request = request.withLeaseTime(leaseTime);
         }
-        BackendLease backendLease = acquireFromBackend(request, deadline);
-        if (backendLease == null) {
+        if (gate == null) {
+            BackendLease backendLease = acquireFromBackend(request, deadline);
+            return backendLease == null ? null : hold(request, backendLease, me, null);
+        }
+        if (!gate.await(gate.reserve(toString()), deadline, toString())) {
             return null;
         }
-        Hold hold = service.register(request, name, backendLease, me, this, null);
+        boolean handedOver = false;
+        try {
+            BackendLease backendLease = acquireFromBackend(request, deadline);
+            if (backendLease == null) {
+                return null;
+            }
+            LeaseImpl lease = hold(request, backendLease, me, gate::leave);
+            handedOver = true; // the hold leaves the gate when it ends
+            return lease;
+        } finally {
+            if (!handedOver) {
+                gate.leave();
+            }
+        }
+    }
+
+    private LeaseImpl hold(AcquireRequest request, BackendLease backendLease, Thread me, Runnable onEnd) {
+        Hold hold = service.register(request, name, backendLease, me, this, onEnd);
         if (!hold.state().isTerminal()) {
             holds.put(me, hold);
         }
         return hold.firstLease();
+    }
+
+    /** @return this service's acquisitions waiting in the local queue, not yet at the server */
+    int queuedLocally() {
+        return gate == null ? 0 : gate.queued();
+    }
+
+    /** Fails the acquisitions waiting in the local queue (the service is closing). */
+    void closeGate() {
+        if (gate != null) {
+            gate.close();
+        }
     }
 
     /** @return the live hold of a thread, or null */

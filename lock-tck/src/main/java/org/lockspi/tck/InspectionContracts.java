@@ -115,12 +115,16 @@ public interface InspectionContracts extends TckContext {
     /**
      * For the mutex and the non-reentrant mutex (each declared), a client holds the lock and three clients start
      * waiting one after another: {@code waiters()} shows 1, 2, then 3, each within 2 s, with the one holder and its
-     * token. After every waiter has acquired and released, the view is empty.
+     * token. After every waiter has acquired and released, the view is empty. Then three threads of one client
+     * wait: that client's view counts 3, another client's 1 (the client queues its threads locally and lets one ask
+     * the server), and after they passed the view is empty.
      */
     @Test
     @Diagnosis("LockBackend.inspect must count the waiting acquisitions (ZooKeeper: the nodes that do not hold; "
             + "Redis: the waiter keys): look for a count that includes the holder, waiter marks set only after a "
-            + "first poll, or marks that earlier waiters left.")
+            + "first poll, or marks that earlier waiters left. With threads of one client, the engine adds its local "
+            + "queue to its own view; another client seeing more than one waiter means a provider sends a client's "
+            + "threads to the server itself, around the engine's queue.")
     @Covers(kinds = {MUTEX, NON_REENTRANT_MUTEX}, shapes = SEVERAL_WAITERS)
     @CoveredBy(value = "§22.4", kinds = {READ, WRITE}, shapes = ONE_WAITER)
     @CoveredBy(value = "§22.5", kinds = SEMAPHORE)
@@ -164,6 +168,28 @@ public interface InspectionContracts extends TckContext {
                 waiter.get(WAIT.plus(BOUND));
             }
             assertEquals(LockInfo.empty(name), observer.inspect(name), kind + ": after every waiter passed");
+
+            // threads of one client: it queues them locally and lets one ask the server; it counts them all
+            LockService client = openClient();
+            List<Async<Long>> threads = new ArrayList<>();
+            try (Lease held = kind.of(openClient(), name).acquire(WAIT)) {
+                for (int i = 0; i < n; i++) {
+                    threads.add(Async.startWaiter("inspect-thread-" + i, backend(), name, () -> {
+                        try (Lease lease = kind.of(client, name).acquire(WAIT)) {
+                            return 1L;
+                        }
+                    }));
+                }
+                Poll.until(kind + ": the waiting client's own view counts its " + n + " waiting threads", n,
+                        () -> client.inspect(name).waiters(), BOUND);
+                assertEquals(1, observer.inspect(name).waiters(), kind + ": another client sees one waiter of a "
+                        + "client whose " + n + " threads wait (one asks the server at a time): "
+                        + observer.inspect(name));
+            }
+            for (Async<Long> thread : threads) {
+                thread.get(WAIT.plus(BOUND));
+            }
+            assertEquals(LockInfo.empty(name), observer.inspect(name), kind + ": after every thread passed");
         }
     }
 
