@@ -95,13 +95,17 @@ final class CurveChart {
             g.setColor(Color.BLACK);
             g.drawString(xLabel + (logX ? " (log scale)" : ""), plotX + plotW / 2 - 60, plotY + plotH + 40);
             int legendY = plotY + 10;
-            int i = 0;
+            // one colour per variant, whatever its kinds; a second kind (" (nonReentrantMutex)") is dotted
+            Map<String, Color> colours = new java.util.LinkedHashMap<>();
             for (Map.Entry<String, List<double[]>> e : series.entrySet()) {
-                Color c = Chart.PALETTE[i++ % Chart.PALETTE.length];
+                Color c = colours.computeIfAbsent(variantOf(e.getKey()),
+                        v -> Chart.PALETTE[colours.size() % Chart.PALETTE.length]);
                 boolean dash = dashed.contains(e.getKey());
+                boolean dot = !dash && e.getKey().endsWith(" (nonReentrantMutex)");
                 g.setColor(c);
                 g.setStroke(dash ? new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
-                        new float[] {8f, 6f}, 0f) : new BasicStroke(2f));
+                        new float[] {8f, 6f}, 0f) : dot ? new BasicStroke(2f, BasicStroke.CAP_ROUND,
+                        BasicStroke.JOIN_ROUND, 10f, new float[] {1f, 5f}, 0f) : new BasicStroke(2f));
                 int px = -1;
                 int py = -1;
                 for (double[] p : e.getValue()) {
@@ -127,6 +131,12 @@ final class CurveChart {
         } finally {
             canvas.write(png);
         }
+    }
+
+    /** @return a series' variant: its name without a trailing {@code " (kind)"} */
+    private static String variantOf(String series) {
+        int kind = series.lastIndexOf(" (");
+        return kind > 0 && series.endsWith(")") ? series.substring(0, kind) : series;
     }
 
     private static boolean usable(double[] p, boolean logX, boolean logY) {

@@ -48,8 +48,8 @@ public final class CurveReport {
                 + " on " + s.workers() + " threads, " + s.rounds() + " interleaved rounds of " + s.block().toMillis()
                 + " ms after a warm-up block; held leases N = " + Arrays.toString(s.heldZooKeeper()) + " (ZooKeeper), "
                 + Arrays.toString(s.heldRedis()) + " (Redis); waiters N = " + Arrays.toString(s.waiters())
-                + " (thread-owned on ZooKeeper up to " + s.threadOwnedZkMax() + "), >= " + s.handoffSamples()
-                + " hand-offs per point; long run " + s.longRun().toSeconds() + " s per provider, "
+                + " (Curator's thread-owned up to " + s.threadOwnedZkMax() + "), >= " + s.handoffSamples()
+                + " hand-offs per point; long run " + s.longRun().toSeconds() + " s, every provider at once, "
                 + s.longRunSamples() + " samples";
     }
 
@@ -145,49 +145,91 @@ public final class CurveReport {
                         : ""), x(ratio), "<= 3.00x", Double.isNaN(ratio) || big.x < n ? null : ratio <= 3.0));
             }
         }
+        int window = longRunWindow(r.settings);
         for (Point p : firsts(Curve.LONG_RUN, "")) {
-            List<Point> samples = new ArrayList<>();
-            for (Point q : r.of(Curve.LONG_RUN)) {
-                if (q.variant.equals(p.variant)) {
-                    samples.add(q);
-                }
-            }
+            List<Point> samples = longRunSamples(p.variant);
             List<String> parts = new ArrayList<>();
-            Boolean flat = samples.size() < 2 || samples.get(0).error != null ? null : true;
+            Boolean flat = samples.size() < 2 * window || p.error != null ? null : true;
             for (String m : LONG_RUN_GAUGES) {
-                double dev = deviation(samples, m);
-                parts.add(m.replace("_after_gc_bytes", "").replace('_', ' ') + " "
-                        + (Double.isNaN(dev) ? "n/a" : String.format(Locale.ROOT, "%.1f %%", dev * 100)));
+                double drift = longRunDrift(samples, m, window);
+                parts.add(GAUGE_NAMES.get(m) + " " + percent(drift));
                 if (flat != null) {
-                    flat = !Double.isNaN(dev) && flat && dev <= 0.05;
+                    flat = !Double.isNaN(drift) && flat && drift <= 0.05;
                 }
             }
-            out.add(new Verdict(p.variant + ", long run of " + r.settings.longRun().toSeconds() + " s: largest "
-                    + "deviation from the first sample", String.join(", ", parts), "each <= 5 %", flat));
+            out.add(new Verdict(p.variant + ", long run of " + r.settings.longRun().toSeconds() + " s: the last "
+                    + windowName(r.settings) + "'s median against the first " + windowName(r.settings) + "'s",
+                    String.join(", ", parts), "each within 5 %", flat));
         }
         return out;
     }
 
-    /** The long run's gauges held to the first sample. */
-    static final List<String> LONG_RUN_GAUGES = List.of("heap_after_gc_bytes", "threads", "server_connections",
+    /** The long run's gauges held flat, and their short names. */
+    static final List<String> LONG_RUN_GAUGES = List.of("heap_after_gc_bytes", "threads", "client_sockets",
             "server_entries");
+    private static final Map<String, String> GAUGE_NAMES = Map.of("heap_after_gc_bytes", "heap", "threads",
+            "threads", "client_sockets", "sockets", "server_entries", "entries");
+
+    /** @return the samples of a minute (of a quarter of a run shorter than four minutes), at least one */
+    static int longRunWindow(CurveSettings s) {
+        double length = s.longRun().toSeconds();
+        return Math.max(1, (int) Math.round(s.longRunSamples() * Math.min(60, length / 4) / length));
+    }
+
+    private static String windowName(CurveSettings s) {
+        return s.longRun().toSeconds() >= 240 ? "minute" : "quarter";
+    }
+
+    /** @return one provider's long-run samples, in order; empty if it failed */
+    private List<Point> longRunSamples(String variant) {
+        List<Point> samples = new ArrayList<>();
+        for (Point q : r.of(Curve.LONG_RUN)) {
+            if (q.variant.equals(variant)) {
+                if (q.error != null) {
+                    return List.of();
+                }
+                samples.add(q);
+            }
+        }
+        return samples;
+    }
 
     /**
-     * @return the largest relative deviation of a figure from its first sample, NaN without two samples. The
-     *         server's nodes or keys are counted less the long run's in-flight band ({@link LongRunCurve#IN_FLIGHT}):
-     *         the queue nodes and lock keys of acquisitions under way come and go with each sample's moment.
+     * @return how far the median of the last {@code window} samples lies from that of the first, relative to the
+     *         first; NaN without two windows of samples. A leak is a trend: single samples may wander and come back.
      */
-    static double deviation(List<Point> samples, String metric) {
-        if (samples.size() < 2 || samples.get(0).error != null) {
+    static double longRunDrift(List<Point> samples, String metric, int window) {
+        if (samples.size() < 2 * window) {
             return Double.NaN;
         }
-        double band = metric.equals("server_entries") ? LongRunCurve.IN_FLIGHT : 0;
-        double first = samples.get(0).metric(metric);
-        double dev = 0;
-        for (Point q : samples.subList(1, samples.size())) {
-            dev = Math.max(dev, Math.max(0, Math.abs(q.metric(metric) - first) - band) / Math.max(1, first));
+        double first = windowMedian(samples.subList(0, window), metric);
+        double last = windowMedian(samples.subList(samples.size() - window, samples.size()), metric);
+        return Math.abs(last - first) / Math.max(1, first);
+    }
+
+    /** @return the largest relative distance of one sample after the first window from the first window's median */
+    static double longRunLargest(List<Point> samples, String metric, int window) {
+        if (samples.size() < 2 * window) {
+            return Double.NaN;
         }
-        return dev;
+        double first = windowMedian(samples.subList(0, window), metric);
+        double largest = 0;
+        for (Point q : samples.subList(window, samples.size())) {
+            largest = Math.max(largest, Math.abs(q.metric(metric) - first) / Math.max(1, first));
+        }
+        return largest;
+    }
+
+    static double windowMedian(List<Point> samples, String metric) {
+        List<Double> values = new ArrayList<>();
+        for (Point q : samples) {
+            values.add(q.metric(metric));
+        }
+        return Ratios.median(values);
+    }
+
+    private static String percent(double fraction) {
+        return Double.isNaN(fraction) ? "n/a" : String.format(Locale.ROOT, "%.1f %%", fraction * 100);
     }
 
     static String kindName(String kind) {
@@ -394,12 +436,13 @@ public final class CurveReport {
     private void handoff(StringBuilder md, Path dir) throws IOException {
         md.append("\n### Hand-off latency against waiters\n\n");
         md.append("One service; a holder thread holds the lock while N threads of the same service wait on it (all "
-                + "parked; on ZooKeeper's thread-owned mutex, all N nodes queued), then the queue drains, each waiter "
-                + "releasing at once. A hand-off runs from the previous holder's `release()` call to the next holder's "
-                + "acquire returning. Thread-owned waiters on ZooKeeper stop at N = ")
-                .append(r.settings.threadOwnedZkMax()).append(": each has a node of its own and lists up to N "
-                        + "siblings, so queueing N of them moves O(N^2) bytes (the round-2 run of 10,000 ran the "
-                        + "server and the client out of heap).\n\n");
+                + "parked; on ZooKeeper's thread-owned mutex, the waiters' nodes queued: Curator's every thread's, a "
+                + "provider's one, since a service lets one of its threads ask the server at a time and queues the "
+                + "others locally), then the queue drains, each waiter releasing at once. A hand-off runs from the "
+                + "previous holder's `release()` call to the next holder's acquire returning. Curator's thread-owned "
+                + "waiters stop at N = ").append(r.settings.threadOwnedZkMax()).append(": each has a node of its own "
+                + "and lists up to N siblings, so queueing N of them moves O(N^2) bytes (the round-2 run of 10,000 "
+                + "ran the server and the client out of heap).\n\n");
         Map<String, List<double[]>> series = new LinkedHashMap<>();
         for (String kind : List.of(HandoffCurve.MUTEX, HandoffCurve.NON_REENTRANT)) {
             md.append("`").append(kindName(kind)).append("`, hand-off p50 (us):\n\n");
@@ -416,52 +459,56 @@ public final class CurveReport {
     }
 
     private void longRun(StringBuilder md, Path dir) throws IOException {
+        int window = longRunWindow(r.settings);
+        String w = windowName(r.settings);
         md.append("\n### Long run\n\n");
-        md.append(LongRunCurve.CLIENTS).append(" services with ").append(LongRunCurve.THREADS).append(" threads each "
-                + "take ").append(LongRunCurve.LOCKS).append(" locks in turn for ").append(r.settings.longRun()
-                .toSeconds()).append(" s per provider; ").append(r.settings.longRunSamples()).append(" samples: this "
-                + "JVM's heap after a full collection and its threads, the server's connections and nodes or keys, "
-                + "throughput since the last sample. First and last sample, and the largest deviation from the first"
-                + " (the server's nodes or keys less ").append(LongRunCurve.IN_FLIGHT).append(", those the "
-                + "acquisitions under way may hold at a sample's moment: a waiter's node, a lock's key and queue):\n\n");
-        md.append("| provider | throughput first / last (/s) | heap after GC first / last (MB) | threads | server "
-                + "connections | server nodes or keys | largest deviation (heap, threads, connections, entries) |\n"
-                + "|---|---:|---:|---:|---:|---:|---|\n");
+        md.append("Every provider at once for ").append(r.settings.longRun().toSeconds()).append(" s, each in a JVM "
+                + "of its own (").append(String.join(" ", LongRunCurve.CHILD_JVM)).append("): ")
+                .append(LongRunCurve.CLIENTS).append(" services with ").append(LongRunCurve.THREADS).append(" threads "
+                + "each take ").append(LongRunCurve.LOCKS).append(" locks in turn. ").append(r.settings
+                .longRunSamples()).append(" samples; at each, the provider's JVM lets the acquisitions under way finish"
+                + " and holds new ones back, then reports its heap after a full collection, its threads and its open "
+                + "sockets, while the bench counts the provider's nodes or keys on the server under its own scope. "
+                + "Each figure is the median of the first ").append(w).append("'s ").append(window)
+                .append(" samples / of the last ").append(w).append("'s; drift is how far the second lies from the "
+                + "first (flat: within 5 %), and the last column the largest distance of any one sample from the "
+                + "first ").append(w).append(" (heap).\n\n");
+        md.append("| provider | throughput (/s) | heap after GC (MB) | threads | sockets | server nodes or keys | "
+                + "drift (heap, threads, sockets, entries) | largest, one sample (heap) |\n"
+                + "|---|---:|---:|---:|---:|---:|---|---:|\n");
         Map<String, List<double[]>> series = new LinkedHashMap<>();
-        for (Point first : firsts(Curve.LONG_RUN, "")) {
-            List<Point> samples = new ArrayList<>();
-            for (Point q : r.of(Curve.LONG_RUN)) {
-                if (q.variant.equals(first.variant)) {
-                    samples.add(q);
-                    series.computeIfAbsent(q.variant, v -> new ArrayList<>())
-                            .add(new double[] {q.x, q.metric("heap_after_gc_bytes") / 1e6});
-                }
-            }
-            Point last = samples.get(samples.size() - 1);
-            if (first.error != null || last.error != null) {
-                String e = first.error != null ? first.error : last.error;
-                md.append("| ").append(first.variant).append(" | failed: ")
-                        .append(e.replace('|', '/'), 0, Math.min(160, e.length())).append(" | | | | | |\n");
+        for (Point p : firsts(Curve.LONG_RUN, "")) {
+            List<Point> samples = longRunSamples(p.variant);
+            if (samples.size() < 2 * window) {
+                Point failed = r.of(Curve.LONG_RUN).stream().filter(q -> q.variant.equals(p.variant)
+                        && q.error != null).findFirst().orElse(null);
+                String e = failed == null ? "fewer than " + 2 * window + " samples" : failed.error;
+                md.append("| ").append(p.variant).append(" | failed: ")
+                        .append(e.replace('|', '/'), 0, Math.min(160, e.length())).append(" | | | | | | |\n");
                 continue;
             }
-            md.append("| ").append(first.variant).append(" | ")
-                    .append(num(first.metric("rate"), "%.0f")).append(" / ").append(num(last.metric("rate"), "%.0f"))
-                    .append(" | ").append(num(first.metric("heap_after_gc_bytes") / 1e6, "%.1f")).append(" / ")
-                    .append(num(last.metric("heap_after_gc_bytes") / 1e6, "%.1f")).append(" | ")
-                    .append(num(first.metric("threads"), "%.0f")).append(" / ")
-                    .append(num(last.metric("threads"), "%.0f")).append(" | ")
-                    .append(num(first.metric("server_connections"), "%.0f")).append(" / ")
-                    .append(num(last.metric("server_connections"), "%.0f")).append(" | ")
-                    .append(num(first.metric("server_entries"), "%.0f")).append(" / ")
-                    .append(num(last.metric("server_entries"), "%.0f")).append(" | ");
-            List<String> devs = new ArrayList<>();
-            for (String m : LONG_RUN_GAUGES) {
-                devs.add(num(deviation(samples, m) * 100, "%.1f %%"));
+            for (Point q : samples) {
+                series.computeIfAbsent(q.variant, v -> new ArrayList<>())
+                        .add(new double[] {q.x, q.metric("heap_after_gc_bytes") / 1e6});
             }
-            md.append(String.join(", ", devs)).append(" |\n");
+            List<Point> head = samples.subList(0, window);
+            List<Point> tail = samples.subList(samples.size() - window, samples.size());
+            md.append("| ").append(p.variant);
+            for (String[] m : new String[][] {{"rate", "%.0f", "1"}, {"heap_after_gc_bytes", "%.1f", "1e6"},
+                    {"threads", "%.0f", "1"}, {"client_sockets", "%.0f", "1"}, {"server_entries", "%.0f", "1"}}) {
+                double scale = Double.parseDouble(m[2]);
+                md.append(" | ").append(num(windowMedian(head, m[0]) / scale, m[1])).append(" / ")
+                        .append(num(windowMedian(tail, m[0]) / scale, m[1]));
+            }
+            List<String> drifts = new ArrayList<>();
+            for (String m : LONG_RUN_GAUGES) {
+                drifts.add(percent(longRunDrift(samples, m, window)));
+            }
+            md.append(" | ").append(String.join(", ", drifts)).append(" | ")
+                    .append(percent(longRunLargest(samples, "heap_after_gc_bytes", window))).append(" |\n");
         }
         md.append('\n');
-        md.append(chart(dir, "longrun", "Long run: client heap after a full GC", "seconds", "MB", series, Set.of(),
-                false, false));
+        md.append(chart(dir, "longrun", "Long run: heap after a full GC, each provider's JVM", "seconds", "MB",
+                series, Set.of(), false, false));
     }
 }

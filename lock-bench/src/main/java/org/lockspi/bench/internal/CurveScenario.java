@@ -4,6 +4,8 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.apache.zookeeper.ZKUtil;
+
 /** One curve: the trade-off run's scenario base, with the curves' settings, results and the JVM's own gauges. */
 abstract class CurveScenario extends Scenario {
     protected final CurveSettings curves;
@@ -61,6 +63,18 @@ abstract class CurveScenario extends Scenario {
     final long serverBytes(Variant.Backend backend) throws Exception {
         return backend == Variant.Backend.ZOOKEEPER ? zk.monitored("zk_approximate_data_size")
                 : redis.info("memory", "used_memory");
+    }
+
+    /**
+     * @return the server's nodes or keys of one scope: on ZooKeeper the nodes under {@code /bench/<scope>}, on Redis
+     *         the keys of the scope's locks ({@code <prefix>{<scope>.<lock>}...}, matched by SCAN)
+     */
+    final long scopedEntries(Variant.Backend backend, String scope) throws Exception {
+        if (backend == Variant.Backend.ZOOKEEPER) {
+            String root = "/bench/" + scope;
+            return inspector.exists(root, false) == null ? 0 : ZKUtil.listSubTreeBFS(inspector, root).size() - 1;
+        }
+        return redis.keysMatching("*{" + scope + ".*");
     }
 
     /** @return the clients connected to the server (the bench's own inspector and stats connections included) */

@@ -16,12 +16,13 @@ import java.time.Duration;
  * @param heldRedis       the held-leases curve's N values on Redis
  * @param heldCap         the longest taking N leases may last before it is cut short and reported so
  * @param waiters         the hand-off curve's N values (waiting threads of one service on one lock)
- * @param threadOwnedZkMax the largest N of thread-owned waiters on ZooKeeper (each waiter its own server node
- *                        listing up to N siblings: quadratic in N)
+ * @param threadOwnedZkMax the largest N of Curator's thread-owned waiters (each waiter its own server node listing
+ *                        up to N siblings: quadratic in N; a provider's service queues its threads locally)
  * @param handoffSamples  hand-offs to collect per point, at least (small N drain repeatedly)
  * @param drainCap        the longest one drain may take before it is cut short and reported so
- * @param longRun         the long run's length per provider
- * @param longRunSamples  samples over the long run (the first is the baseline)
+ * @param longRun         the long run's length (every provider at once)
+ * @param longRunSamples  samples over the long run (every 10 s in the full run, 5 s in the quick one; the first
+ *                        minute's are the baseline)
  */
 public record CurveSettings(String mode, int[] clients, int[] locks, int workers, int rounds, Duration block,
                             int[] heldZooKeeper, int[] heldRedis, Duration heldCap,
@@ -31,9 +32,9 @@ public record CurveSettings(String mode, int[] clients, int[] locks, int workers
     public static CurveSettings full(Duration longRun) {
         return new CurveSettings("full", new int[] {1, 2, 4, 8, 16, 32, 64}, new int[] {1, 10, 100, 1_000, 10_000}, 10,
                 3, Duration.ofMillis(800),
-                new int[] {1_000, 10_000}, new int[] {1_000, 10_000, 100_000}, Duration.ofSeconds(180),
+                new int[] {1_000, 10_000, 100_000}, new int[] {1_000, 10_000, 100_000}, Duration.ofSeconds(300),
                 new int[] {1, 10, 100, 1_000, 10_000}, 1_000, 200, Duration.ofSeconds(120),
-                longRun, 10);
+                longRun, (int) Math.max(4, longRun.toSeconds() / 10));
     }
 
     public static CurveSettings quick(Duration longRun) {
@@ -41,7 +42,7 @@ public record CurveSettings(String mode, int[] clients, int[] locks, int workers
                 1, Duration.ofMillis(500),
                 new int[] {1_000}, new int[] {1_000, 10_000}, Duration.ofSeconds(60),
                 new int[] {1, 100, 1_000}, 1_000, 50, Duration.ofSeconds(60),
-                longRun, 5);
+                longRun, (int) Math.max(4, longRun.toSeconds() / 5));
     }
 
     public static CurveSettings smoke() {

@@ -1,5 +1,6 @@
 package org.lockspi.bench.internal;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -134,7 +135,10 @@ final class DrainScenario extends Scenario {
             if (!ready.await(60, TimeUnit.SECONDS)) {
                 throw new IllegalStateException(n + " waiter threads did not start within 60 s");
             }
-            inspection = awaitQueued(holderClient.zkLockPath(name), n, before);
+            // a provider's service sends one thread at a time to the server; the anchor sends every thread
+            awaitParked(threads, Duration.ofSeconds(120));
+            inspection = awaitQueued(holderClient.zkLockPath(name),
+                    v.role() == Variant.Role.PROVIDER ? waitingClients : n, before);
         } finally {
             stamp.set(System.nanoTime());
             first.release();

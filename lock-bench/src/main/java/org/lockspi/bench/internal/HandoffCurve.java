@@ -29,7 +29,7 @@ final class HandoffCurve extends CurveScenario {
     @Override
     void run() {
         phase("curve: hand-off vs waiters " + java.util.Arrays.toString(curves.waiters()) + " on one service, "
-                + "thread-owned (ZooKeeper up to " + curves.threadOwnedZkMax() + ") and non-reentrant");
+                + "thread-owned (Curator's up to " + curves.threadOwnedZkMax() + ") and non-reentrant");
         for (int n : curves.waiters()) {
             for (String kind : List.of(MUTEX, NON_REENTRANT)) {
                 for (Variant v : anchorsAndProviders()) {
@@ -37,14 +37,14 @@ final class HandoffCurve extends CurveScenario {
                         continue;
                     }
                     if (kind.equals(MUTEX) && v.backend() == Variant.Backend.ZOOKEEPER
-                            && n > curves.threadOwnedZkMax()) {
+                            && v.role() == Variant.Role.ANCHOR && n > curves.threadOwnedZkMax()) {
                         continue;
                     }
                     CurveResults.Point p = point(CurveResults.Curve.HANDOFF, v, kind, n);
                     try (Variant.Client client = v.open(scope(v))) {
                         int drains = Math.max(1, (curves.handoffSamples() + n - 1) / n);
                         for (int d = 0; d < drains && !p.cutShort; d++) {
-                            drain(client, kind, n, "handoff-" + kind + "-" + n + "-" + d, p);
+                            drain(v, client, kind, n, "handoff-" + kind + "-" + n + "-" + d, p);
                         }
                         p.metrics.put("drains", (double) drains);
                     } catch (Exception | LinkageError e) {
@@ -58,7 +58,7 @@ final class HandoffCurve extends CurveScenario {
         }
     }
 
-    private void drain(Variant.Client client, String kind, int n, String lockName, CurveResults.Point p)
+    private void drain(Variant v, Variant.Client client, String kind, int n, String lockName, CurveResults.Point p)
             throws Exception {
         AtomicLong releaseStamp = new AtomicLong();
         AtomicInteger done = new AtomicInteger();
@@ -108,7 +108,7 @@ final class HandoffCurve extends CurveScenario {
                 waiters.add(t);
                 t.start();
             }
-            awaitParked(waiters, client, kind, lockName, n);
+            awaitParked(waiters, v, client, kind, lockName, n);
             long t0 = System.nanoTime();
             letGo.countDown();
             long deadline = t0 + curves.drainCap().toNanos();
@@ -140,30 +140,16 @@ final class HandoffCurve extends CurveScenario {
 
     /**
      * Waits until every waiter is parked (waiting, with or without a timeout) and, on ZooKeeper with a thread-owned
-     * mutex, every waiter's node is there; then 100 ms more.
+     * mutex, the server queue holds its waiters' nodes (the anchor's: every thread's; a provider's service sends one
+     * thread at a time, the others wait in its local queue); then 100 ms more.
      */
-    private void awaitParked(List<Thread> waiters, Variant.Client client, String kind, String lockName, int n)
-            throws Exception {
-        long deadline = System.nanoTime() + curves.drainCap().toNanos();
+    private void awaitParked(List<Thread> waiters, Variant v, Variant.Client client, String kind, String lockName,
+                             int n) throws Exception {
+        awaitParked(waiters, curves.drainCap());
         String zkPath = kind.equals(MUTEX) ? client.zkLockPath(lockName) : null;
-        while (true) {
-            int parked = 0;
-            for (Thread t : waiters) {
-                Thread.State s = t.getState();
-                if (s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) {
-                    parked++;
-                }
-            }
-            boolean queued = zkPath == null || inspector.getChildren(zkPath, false).size() >= n + 1;
-            if (parked == n && queued) {
-                Thread.sleep(100);
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("only " + parked + " of " + n + " waiters parked within "
-                        + curves.drainCap().toSeconds() + " s");
-            }
-            Thread.sleep(20);
+        if (zkPath != null) {
+            awaitQueued(zkPath, v.role() == Variant.Role.PROVIDER ? 1 : n, 0);
         }
+        Thread.sleep(100);
     }
 }

@@ -1,118 +1,211 @@
 package org.lockspi.bench.internal;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Steady contention for a long while, per provider: {@value #CLIENTS} services with {@value #THREADS} threads each
- * take {@value #LOCKS} locks in turn, acquire and release, for the settings' length; at even intervals this JVM's
- * heap after a full collection, its threads, the server's connections and its nodes or keys are sampled, with the
- * acquisitions since the last sample. The first sample is the baseline the others are held to (flat: within 5 %).
+ * Steady contention for a long while, every provider at once, each in a child JVM of its own
+ * ({@link LongRunProcess}): {@value #CLIENTS} services with {@value #THREADS} threads each take {@value #LOCKS} locks
+ * in turn for the settings' length. At even intervals each child in turn holds its workers back once the
+ * acquisitions under way are done and reports its heap after a full collection, its threads and its open sockets;
+ * while it waits, the parent counts that provider's nodes or keys on the server (under its own scope), so nothing in
+ * flight blurs a sample. The providers run side by side so that each gets the whole length in one run's time; a
+ * leak is a trend within a provider's own JVM and scope, which its neighbours' load does not make.
+ * <p>
+ * Flat means: the median of the last minute's samples within 5 % of the first minute's median, per gauge
+ * ({@link CurveReport#longRunDrift}).
  */
 final class LongRunCurve extends CurveScenario {
     static final int CLIENTS = 4;
     static final int THREADS = 2;
     static final int LOCKS = 8;
-    /**
-     * The server's nodes or keys that acquisitions under way may hold at a sample's moment, which a leak check
-     * allows for: a node per waiting or holding thread (ZooKeeper), a few keys per lock (Redis: the lock's key,
-     * a fair lock's queue), with room to spare: twice the threads plus three per lock.
-     */
-    static final int IN_FLIGHT = 2 * (CLIENTS * THREADS + 3 * LOCKS);
+    /** The child's heap: room for the workers, small enough that a leak shows. */
+    static final List<String> CHILD_JVM = List.of("-Xms64m", "-Xmx512m", "-Xss512k");
+    private static final long ANSWER_SECONDS = 120;
 
     LongRunCurve(Scenario.Env env, CurveSettings curves, CurveResults out) {
         super(env, curves, out);
     }
 
     @Override
-    void run() {
-        phase("curve: long run, " + curves.longRun().toSeconds() + " s per provider, " + curves.longRunSamples()
-                + " samples");
-        for (Variant v : anchorsAndProviders()) {
-            if (v.role() != Variant.Role.PROVIDER) {
-                continue;
-            }
-            try {
-                steady(v);
-            } catch (Exception | LinkageError e) {
-                CurveResults.Point p = point(CurveResults.Curve.LONG_RUN, v, "", 0);
-                p.error = describe(e);
-            }
-        }
-    }
-
-    private void steady(Variant v) throws Exception {
-        List<Variant.Client> clients = openClients(v, CLIENTS);
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong acquisitions = new AtomicLong();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
+    void run() throws InterruptedException {
+        phase("curve: long run, " + curves.longRun().toSeconds() + " s, every provider at once in its own JVM, "
+                + curves.longRunSamples() + " samples");
+        List<Child> children = new ArrayList<>();
         try {
-            for (int c = 0; c < CLIENTS; c++) {
-                List<Variant.Locker> lockers = new ArrayList<>();
-                for (int i = 0; i < LOCKS; i++) {
-                    lockers.add(clients.get(c).locker("long-" + i));
+            for (Variant v : anchorsAndProviders()) {
+                if (v.role() == Variant.Role.PROVIDER) {
+                    Child child = new Child((ProviderVariant) v);
+                    children.add(child);
+                    try {
+                        child.start();
+                    } catch (Exception e) {
+                        child.fail(e);
+                    }
                 }
-                for (int t = 0; t < THREADS; t++) {
-                    int offset = c * THREADS + t;
-                    Thread thread = new Thread(() -> {
-                        int i = offset;
-                        try {
-                            while (!stop.get()) {
-                                lockers.get(i++ % LOCKS).lock().release();
-                                acquisitions.incrementAndGet();
-                            }
-                        } catch (InterruptedException e) {
-                            if (!stop.get()) {
-                                failure.compareAndSet(null, e);
-                            }
-                        } catch (Throwable e) {
-                            failure.compareAndSet(null, e);
-                        }
-                    }, "bench-long-" + offset);
-                    thread.setDaemon(true);
-                    threads.add(thread);
-                    thread.start();
+            }
+            for (Child child : children) {
+                if (child.error == null) {
+                    try {
+                        child.prime();
+                    } catch (Exception e) {
+                        child.fail(e);
+                    }
                 }
             }
             long interval = curves.longRun().toNanos() / curves.longRunSamples();
             long t0 = System.nanoTime();
-            long last = 0;
-            for (int s = 1; s <= curves.longRunSamples() && failure.get() == null; s++) {
+            for (int s = 1; s <= curves.longRunSamples(); s++) {
                 long due = t0 + s * interval;
                 Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(due - System.nanoTime())));
-                long count = acquisitions.get();
                 double seconds = (System.nanoTime() - t0) / 1e9;
-                CurveResults.Point p = point(CurveResults.Curve.LONG_RUN, v, "", Math.round(seconds));
-                p.metrics.put("rate", (count - last) / (interval / 1e9));
-                last = count;
-                p.metrics.put("heap_after_gc_bytes", (double) heapAfterGc());
-                p.metrics.put("threads", (double) threads());
-                p.metrics.put("server_connections", (double) serverConnections(v.backend()));
-                p.metrics.put("server_entries", (double) serverEntries(v.backend()));
-                p.metrics.put("server_bytes", (double) serverBytes(v.backend()));
-                log.printf("[bench]   %-28s t=%5.0f s  %7.0f acq/s  heap %6.1f MB  threads %4.0f  connections %3.0f"
-                                + "  entries %6.0f%n", v.name(), seconds, p.metric("rate"),
-                        p.metric("heap_after_gc_bytes") / 1e6, p.metric("threads"), p.metric("server_connections"),
-                        p.metric("server_entries"));
+                for (Child child : children) {
+                    if (child.error == null) {
+                        try {
+                            child.sample(seconds);
+                        } catch (Exception e) {
+                            child.fail(e);
+                        }
+                    }
+                }
             }
         } finally {
-            stop.set(true);
-            for (Thread t : threads) {
-                t.join(5_000);
+            for (Child child : children) {
+                child.stop();
             }
-            threads.forEach(Thread::interrupt);
-            for (Thread t : threads) {
-                t.join(60_000);
-            }
-            clients.forEach(Variant.Client::close);
         }
-        if (failure.get() != null) {
-            throw new IllegalStateException(describe(failure.get()), failure.get());
+    }
+
+    /** One provider's child JVM, its answers read on a thread of their own. */
+    private final class Child {
+        final ProviderVariant variant;
+        final String scope;
+        final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
+        final Deque<String> output = new ArrayDeque<>();
+        Process process;
+        PrintStream commands;
+        String error;
+        long last;
+        long lastNanos;
+
+        Child(ProviderVariant variant) {
+            this.variant = variant;
+            this.scope = "long-" + scope(variant);
+        }
+
+        void start() throws Exception {
+            process = ChildJvm.start(LongRunProcess.class, CHILD_JVM, List.of(variant.name(),
+                    variant.backend().name(), variant.baseUri(), scope), null);
+            commands = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
+            Thread reader = new Thread(this::read, "bench-long-" + variant.name());
+            reader.setDaemon(true);
+            reader.start();
+            answer("READY");
+        }
+
+        private void read() {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    if (line.equals("READY") || line.equals("DONE") || line.startsWith("SAMPLE ")
+                            || line.startsWith("FAILED ")) {
+                        answers.add(line);
+                    } else {
+                        synchronized (output) {
+                            output.addLast(line);
+                            if (output.size() > 20) {
+                                output.removeFirst();
+                            }
+                        }
+                    }
+                }
+            } catch (IOException ignored) {
+                // the child is gone; answer() says so
+            }
+        }
+
+        /** @return the next answer, which must start with {@code expected} */
+        private String answer(String expected) throws InterruptedException {
+            String line = answers.poll(ANSWER_SECONDS, TimeUnit.SECONDS);
+            if (line == null || !line.startsWith(expected)) {
+                String said;
+                synchronized (output) {
+                    said = String.join(" / ", output);
+                }
+                throw new IllegalStateException((line == null ? "no " + expected + " within " + ANSWER_SECONDS + " s"
+                        : line) + (said.isEmpty() ? "" : "; the child said: " + said));
+            }
+            return line;
+        }
+
+        /** Reads the acquisitions so far, so that the first sample's rate counts from the run's start only. */
+        void prime() throws Exception {
+            commands.println("SAMPLE");
+            try {
+                last = Long.parseLong(answer("SAMPLE ").split(" ")[1]);
+                lastNanos = System.nanoTime();
+            } finally {
+                commands.println("RESUME");
+            }
+        }
+
+        void sample(double seconds) throws Exception {
+            commands.println("SAMPLE");
+            String[] f = answer("SAMPLE ").split(" ");
+            long now = System.nanoTime();
+            try {
+                CurveResults.Point p = point(CurveResults.Curve.LONG_RUN, variant, "", Math.round(seconds));
+                long count = Long.parseLong(f[1]);
+                p.metrics.put("rate", (count - last) / ((now - lastNanos) / 1e9));
+                last = count;
+                lastNanos = now;
+                p.metrics.put("heap_after_gc_bytes", Double.parseDouble(f[2]));
+                p.metrics.put("threads", Double.parseDouble(f[3]));
+                p.metrics.put("client_sockets", Double.parseDouble(f[4]));
+                // read while the child's workers are held: nothing of this provider is in flight
+                p.metrics.put("server_entries", (double) scopedEntries(variant.backend(), scope));
+                p.metrics.put("server_connections_all", (double) serverConnections(variant.backend()));
+                log.printf("[bench]   %-20s t=%5.0f s  %7.0f acq/s  heap %6.1f MB  threads %3.0f  sockets %3.0f"
+                                + "  entries %5.0f  (server connections, all providers: %3.0f)%n", variant.name(),
+                        seconds, p.metric("rate"), p.metric("heap_after_gc_bytes") / 1e6, p.metric("threads"),
+                        p.metric("client_sockets"), p.metric("server_entries"), p.metric("server_connections_all"));
+            } finally {
+                commands.println("RESUME");
+            }
+        }
+
+        void fail(Exception e) {
+            error = describe(e);
+            CurveResults.Point p = point(CurveResults.Curve.LONG_RUN, variant, "", 0);
+            p.error = error;
+            log.printf("[bench]   %-20s failed: %s%n", variant.name(), error);
+        }
+
+        void stop() {
+            if (process == null) {
+                return;
+            }
+            try {
+                if (process.isAlive() && error == null) {
+                    commands.println("STOP");
+                    answer("DONE");
+                }
+            } catch (Exception e) {
+                log.printf("[bench]   %-20s did not stop cleanly: %s%n", variant.name(), describe(e));
+            } finally {
+                ChildJvm.kill(process);
+            }
         }
     }
 }

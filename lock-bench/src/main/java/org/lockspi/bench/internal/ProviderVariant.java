@@ -33,6 +33,11 @@ final class ProviderVariant implements Variant {
         return Role.PROVIDER;
     }
 
+    /** @return the URI every scope's URI is built from */
+    String baseUri() {
+        return baseUri;
+    }
+
     /** @return the URI a client of this variant opens for a scope */
     String uri(String scope) {
         return backend == Backend.ZOOKEEPER ? baseUri + "/bench/" + scope : baseUri;

@@ -126,12 +126,17 @@ public final class Ratios {
                 ratios.add(e.getValue() / other);
             }
         }
-        if (ratios.isEmpty()) {
+        return median(ratios);
+    }
+
+    /** @return the median of the values (sorted in place), NaN if there are none */
+    static double median(List<Double> values) {
+        if (values.isEmpty()) {
             return Double.NaN;
         }
-        java.util.Collections.sort(ratios);
-        int n = ratios.size();
-        return n % 2 == 1 ? ratios.get(n / 2) : (ratios.get(n / 2 - 1) + ratios.get(n / 2)) / 2;
+        java.util.Collections.sort(values);
+        int n = values.size();
+        return n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
     }
 
     /** p50 of a over p50 of b, uncontended, paired by round. */

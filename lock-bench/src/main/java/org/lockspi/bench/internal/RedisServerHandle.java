@@ -10,6 +10,8 @@ import org.lockspi.tck.redis.RedisProcess;
 import org.lockspi.tck.support.FileTrees;
 import org.lockspi.tck.support.Ports;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 
 /**
  * The real redis-server that {@code embedded-redis} ships, started through the kit's {@link RedisProcess} (its own
@@ -104,6 +106,19 @@ public final class RedisServerHandle implements AutoCloseable {
     /** @return the keys in the database */
     public synchronized long keys() {
         return stats.dbSize();
+    }
+
+    /** @return the keys whose names match a glob pattern ({@code SCAN MATCH}, so the server is not blocked) */
+    public synchronized long keysMatching(String pattern) {
+        ScanParams params = new ScanParams().match(pattern).count(1_000);
+        String cursor = ScanParams.SCAN_POINTER_START;
+        long count = 0;
+        do {
+            ScanResult<String> page = stats.scan(cursor, params);
+            count += page.getResult().size();
+            cursor = page.getCursor();
+        } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        return count;
     }
 
     @Override

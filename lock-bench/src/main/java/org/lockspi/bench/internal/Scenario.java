@@ -136,14 +136,18 @@ abstract class Scenario {
     }
 
     /**
-     * Waits until n waiters are queued: on ZooKeeper until the lock's path has n + 1 children; on Redis, where
-     * waiters have no server-side queue, until the server saw n more commands than before they started (every
-     * waiter has tried at least about once), plus a short settle.
+     * Waits until n waiters are queued at the server: on ZooKeeper until the lock's path has n + 1 children; on
+     * Redis, where waiters have no server-side queue, until the server saw n more commands than before they started
+     * (every waiter has tried at least about once), plus a short settle. A provider's service lets one of its threads
+     * ask the server at a time (its others wait in its local queue): n is then the waiting services, not threads.
      *
      * @return the requests this wait sent to the ZooKeeper server itself (its {@code getChildren} calls), so that
      *         a request count around it can leave them out; 0 on Redis (INFO is not counted)
      */
     final long awaitQueued(String zkPath, int n, long redisBefore) throws Exception {
+        if (n < 1) {
+            throw new IllegalArgumentException("waiters at the server < 1: " + n);
+        }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         long sent = 0;
         while (System.nanoTime() < deadline) {
@@ -163,6 +167,28 @@ abstract class Scenario {
             Thread.sleep(2);
         }
         throw new IllegalStateException(n + " waiters were not queued within 120 s");
+    }
+
+    /** Waits until every thread is parked (waiting, with or without a timeout), as long as {@code limit}. */
+    static void awaitParked(List<Thread> threads, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (true) {
+            int parked = 0;
+            for (Thread t : threads) {
+                Thread.State s = t.getState();
+                if (s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) {
+                    parked++;
+                }
+            }
+            if (parked == threads.size()) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("only " + parked + " of " + threads.size() + " waiters parked "
+                        + "within " + limit.toSeconds() + " s");
+            }
+            Thread.sleep(20);
+        }
     }
 
     /**
