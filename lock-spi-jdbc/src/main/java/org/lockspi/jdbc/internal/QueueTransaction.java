@@ -18,6 +18,8 @@ import org.lockspi.jdbc.internal.LockQueue.Head;
  * it) and deleting the lock's row once nothing is left. Invariant: an entry never exists without its lock's row.
  */
 final class QueueTransaction {
+    /** How many times a lock's row may vanish between its insert and its row lock before the attempt fails. */
+    static final int VANISHED_ROUNDS = 100;
     private final Sql sql;
     private final Dialect dialect;
     private final long lockWaitMillis;
@@ -248,12 +250,15 @@ final class QueueTransaction {
                     }
                 }
             }
-            if (!create || round >= 2) {
+            // The row vanishes when its last holder released (and deleted it) while this transaction waited for its
+            // row lock: each round is another client's full release, so a busy lock taken and released in a tight
+            // loop can do it many times running (three did, at times, with two threads cycling on one lock).
+            if (!create || round >= VANISHED_ROUNDS - 1) {
                 if (!create) {
                     return null;
                 }
-                throw new SQLException("the row of lock '" + key + "' in " + sql.lockTable + " vanished three times "
-                        + "between its insert and its row lock");
+                throw new SQLException("the row of lock '" + key + "' in " + sql.lockTable + " vanished "
+                        + VANISHED_ROUNDS + " times between its insert and its row lock");
             }
         }
     }

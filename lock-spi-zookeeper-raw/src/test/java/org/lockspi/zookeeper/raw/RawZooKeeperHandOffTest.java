@@ -78,10 +78,11 @@ class RawZooKeeperHandOffTest extends ZkProviderScenarios {
                 connected.countDown();
             }
         });
-        try (LockService locks = open()) {
+        // two clients: a client's own second thread would wait in its local queue, with no node to delete
+        try (LockService locks = open(); LockService other = open()) {
             assertTrue(connected.await(10, TimeUnit.SECONDS), "foreign client connected");
-            DistributedLock mutex = locks.mutex(name);
-            Lease first = mutex.acquire(Duration.ofSeconds(5));
+            DistributedLock mutex = other.mutex(name);
+            Lease first = locks.mutex(name).acquire(Duration.ofSeconds(5));
             // what the waiter saw when it acquired, if it did: its token and the czxids of the nodes then
             CompletableFuture<Optional<long[]>> second = new CompletableFuture<>();
             Thread waiter = new Thread(() -> {
