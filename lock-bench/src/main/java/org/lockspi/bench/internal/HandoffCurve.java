@@ -9,6 +9,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.lockspi.spi.LockKeys;
+import org.lockspi.tck.jdbc.DatabaseBackend;
+
 /**
  * Hand-off latency against the waiters: one service; a holder thread takes the lock, N threads of the same service
  * call {@code acquire()} on it and wait (all of them parked, and on ZooKeeper with a thread-owned mutex all N nodes
@@ -44,7 +47,8 @@ final class HandoffCurve extends CurveScenario {
                     try (Variant.Client client = v.open(scope(v))) {
                         int drains = Math.max(1, (curves.handoffSamples() + n - 1) / n);
                         for (int d = 0; d < drains && !p.cutShort; d++) {
-                            drain(client, kind, n, "handoff-" + kind + "-" + n + "-" + d, p);
+                            String lockName = "handoff-" + kind + "-" + n + "-" + d;
+                            drain(client, kind, n, lockName, jdbcQueue(v, kind, lockName), p);
                         }
                         p.metrics.put("drains", (double) drains);
                     } catch (Exception | LinkageError e) {
@@ -58,8 +62,17 @@ final class HandoffCurve extends CurveScenario {
         }
     }
 
-    private void drain(Variant.Client client, String kind, int n, String lockName, CurveResults.Point p)
-            throws Exception {
+    /**
+     * @return the lock's name in the provider's tables if each of its waiters has a row there (the JDBC provider's
+     *         thread-owned mutex), else null (the anchor's and the non-reentrant waiters queue in the client)
+     */
+    private static String jdbcQueue(Variant v, String kind, String lockName) {
+        return v.backend() == Variant.Backend.JDBC && kind.equals(MUTEX) && v instanceof ProviderVariant provider
+                ? provider.lockName(scope(v), lockName) : null;
+    }
+
+    private void drain(Variant.Client client, String kind, int n, String lockName, String jdbcQueue,
+                       CurveResults.Point p) throws Exception {
         AtomicLong releaseStamp = new AtomicLong();
         AtomicInteger done = new AtomicInteger();
         AtomicBoolean cut = new AtomicBoolean();
@@ -108,7 +121,7 @@ final class HandoffCurve extends CurveScenario {
                 waiters.add(t);
                 t.start();
             }
-            awaitParked(waiters, client, kind, lockName, n);
+            awaitParked(waiters, client, kind, lockName, jdbcQueue, n);
             long t0 = System.nanoTime();
             letGo.countDown();
             long deadline = t0 + curves.drainCap().toNanos();
@@ -139,11 +152,14 @@ final class HandoffCurve extends CurveScenario {
     }
 
     /**
-     * Waits until every waiter is parked (waiting, with or without a timeout) and, on ZooKeeper with a thread-owned
-     * mutex, every waiter's node is there; then 100 ms more.
+     * Waits until every waiter is parked (waiting, with or without a timeout) and, with a thread-owned mutex, every
+     * waiter's node is there on ZooKeeper, every waiter's row of {@code lockspi_entry} on JDBC (a thread waiting for
+     * a pooled connection is parked too, before its row is there); then 100 ms more.
+     *
+     * @param jdbcQueue the lock's name in the JDBC provider's tables, or null
      */
-    private void awaitParked(List<Thread> waiters, Variant.Client client, String kind, String lockName, int n)
-            throws Exception {
+    private void awaitParked(List<Thread> waiters, Variant.Client client, String kind, String lockName,
+                             String jdbcQueue, int n) throws Exception {
         long deadline = System.nanoTime() + curves.drainCap().toNanos();
         String zkPath = kind.equals(MUTEX) ? client.zkLockPath(lockName) : null;
         while (true) {
@@ -154,7 +170,9 @@ final class HandoffCurve extends CurveScenario {
                     parked++;
                 }
             }
-            boolean queued = zkPath == null || inspector.getChildren(zkPath, false).size() >= n + 1;
+            boolean queued = (zkPath == null || inspector.getChildren(zkPath, false).size() >= n + 1)
+                    && (jdbcQueue == null || database.number("SELECT count(*) FROM lockspi_entry WHERE lock_id = ?",
+                            DatabaseBackend.lockId(LockKeys.key(jdbcQueue))) >= n);
             if (parked == n && queued) {
                 Thread.sleep(100);
                 return;

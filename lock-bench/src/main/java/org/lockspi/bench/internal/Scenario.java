@@ -17,6 +17,7 @@ import java.util.stream.Collectors;
 
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooKeeper;
+import org.lockspi.bench.jdbc.BenchDatabase;
 import org.lockspi.spi.LockProvider;
 
 /**
@@ -36,9 +37,17 @@ abstract class Scenario {
         final ZooKeeper inspector;
         final List<Variant> variants;
         final Map<String, LockProvider> installed;
+        /** The curves' PostgreSQL; null in the trade-off run, which has no JDBC variant. */
+        final BenchDatabase database;
 
         Env(Settings settings, PrintStream log, Results results, long started, ZooKeeperServerProcess zk,
             RedisServerHandle redis, ZooKeeper inspector, List<Variant> variants, Map<String, LockProvider> installed) {
+            this(settings, log, results, started, zk, redis, inspector, variants, installed, null);
+        }
+
+        Env(Settings settings, PrintStream log, Results results, long started, ZooKeeperServerProcess zk,
+            RedisServerHandle redis, ZooKeeper inspector, List<Variant> variants, Map<String, LockProvider> installed,
+            BenchDatabase database) {
             this.settings = settings;
             this.log = log;
             this.results = results;
@@ -48,6 +57,7 @@ abstract class Scenario {
             this.inspector = inspector;
             this.variants = variants;
             this.installed = installed;
+            this.database = database;
         }
     }
 
@@ -62,6 +72,7 @@ abstract class Scenario {
     protected final ZooKeeper inspector;
     protected final List<Variant> variants;
     protected final Map<String, LockProvider> installed;
+    protected final BenchDatabase database;
     private final long started;
 
     Scenario(Env env) {
@@ -74,6 +85,7 @@ abstract class Scenario {
         this.inspector = env.inspector;
         this.variants = env.variants;
         this.installed = env.installed;
+        this.database = env.database;
     }
 
     /** Runs the scenario and adds its rows to the results; a variant's failure is its row's error. */
@@ -89,14 +101,34 @@ abstract class Scenario {
         return v.name().toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
     }
 
-    /** @return the backend's request counter: ZooKeeper packets received, or Redis commands (INFO left out) */
+    /**
+     * @return the backend's request counter: ZooKeeper packets received, Redis commands (INFO left out), or on JDBC
+     *         the bench database's transactions, committed and rolled back, from {@code pg_stat_database} (a
+     *         statement in autocommit is one; the server's statistics lag a busy connection by up to about half a
+     *         second, so the count over a short window is approximate)
+     */
     final long requests(Variant.Backend backend) throws IOException {
-        return backend == Variant.Backend.ZOOKEEPER ? zk.packetsReceived() : redis.commands();
+        switch (backend) {
+            case ZOOKEEPER:
+                return zk.packetsReceived();
+            case REDIS:
+                return redis.commands();
+            default:
+                try {
+                    return database.number("SELECT xact_commit + xact_rollback FROM pg_stat_database "
+                            + "WHERE datname = current_database()");
+                } catch (java.sql.SQLException e) {
+                    throw new IOException("cannot read pg_stat_database: " + e.getMessage(), e);
+                }
+        }
     }
 
-    /** @return the server requests since {@code before} was read, less the reading itself ({@code srvr} counts) */
+    /**
+     * @return the server requests since {@code before} was read, less the reading itself ({@code srvr} counts, and
+     *         so does the query of {@code pg_stat_database}, a transaction)
+     */
     final long requestsSince(Variant.Backend backend, long before) throws IOException {
-        return requests(backend) - before - (backend == Variant.Backend.ZOOKEEPER ? 1 : 0);
+        return requests(backend) - before - (backend == Variant.Backend.REDIS ? 0 : 1);
     }
 
     static <T> List<T> rotate(List<T> list, int by) {
