@@ -48,7 +48,8 @@ public final class CurveReport {
         return "clients K = " + Arrays.toString(s.clients()) + ", distinct locks L = " + Arrays.toString(s.locks())
                 + " on " + s.workers() + " threads, " + s.rounds() + " interleaved rounds of " + s.block().toMillis()
                 + " ms after a warm-up block; held leases N = " + Arrays.toString(s.heldZooKeeper()) + " (ZooKeeper), "
-                + Arrays.toString(s.heldRedis()) + " (Redis), " + Arrays.toString(s.heldJdbc()) + " (JDBC); waiters N = " + Arrays.toString(s.waiters())
+                + Arrays.toString(s.heldRedis()) + " (Redis), " + Arrays.toString(s.heldJdbc())
+                + " (JDBC); waiters N = " + Arrays.toString(s.waiters())
                 + " (thread-owned on ZooKeeper up to " + s.threadOwnedZkMax() + "), >= " + s.handoffSamples()
                 + " hand-offs per point; long run " + s.longRun().toSeconds() + " s per provider, "
                 + s.longRunSamples() + " samples";
@@ -375,7 +376,8 @@ public final class CurveReport {
                 + " size (`mntr`), Redis's keys and `used_memory`, PostgreSQL's rows of the provider's and the "
                 + "anchor's tables and their `pg_total_relation_size`, per lease.\n\n");
         md.append("| variant | N | held | time to take (s) | leases/s | heap per lease (B) | threads added | server "
-                + "nodes, keys or rows per lease | server bytes per lease |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + "nodes, keys or rows per lease | server bytes per lease |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         Map<String, List<double[]>> series = new LinkedHashMap<>();
         for (Point p : r.of(Curve.HELD)) {
             md.append("| ").append(p.variant).append(" | ").append((long) p.x).append(" | ");
@@ -428,12 +430,13 @@ public final class CurveReport {
         md.append(LongRunCurve.CLIENTS).append(" services with ").append(LongRunCurve.THREADS).append(" threads each "
                 + "take ").append(LongRunCurve.LOCKS).append(" locks in turn for ").append(r.settings.longRun()
                 .toSeconds()).append(" s per provider; ").append(r.settings.longRunSamples()).append(" samples: this "
-                + "JVM's heap after a full collection and its threads, the server's connections and nodes, keys or rows, "
-                + "throughput since the last sample. First and last sample, and the largest deviation from the first"
-                + " (the server's nodes, keys or rows less ").append(LongRunCurve.IN_FLIGHT).append(", those the "
+                + "JVM's heap after a full collection and its threads, the server's connections and nodes, keys or "
+                + "rows, throughput since the last sample. First and last sample, and the largest deviation from the "
+                + "first (the server's nodes, keys or rows less ").append(LongRunCurve.IN_FLIGHT).append(", those the "
                 + "acquisitions under way may hold at a sample's moment: a waiter's node, a lock's key and queue):\n\n");
         md.append("| provider | throughput first / last (/s) | heap after GC first / last (MB) | threads | server "
-                + "connections | server nodes, keys or rows | largest deviation (heap, threads, connections, entries) |\n"
+                + "connections | server nodes, keys or rows | largest deviation (heap, threads, connections, "
+                + "entries) |\n"
                 + "|---|---:|---:|---:|---:|---:|---|\n");
         Map<String, List<double[]>> series = new LinkedHashMap<>();
         for (Point first : firsts(Curve.LONG_RUN, "")) {

@@ -49,12 +49,18 @@ public final class Curves {
         try (ZooKeeperServerProcess zk = ZooKeeperServerProcess.start(base.zkTickTime());
              RedisServerHandle redis = RedisServerHandle.start();
              BenchDatabase database = BenchDatabase.start("curves-inspector", 2, 1)) {
+            database.countRequests();
             results.zooKeeperServer = zk.description();
             results.redisServer = redis.description();
             results.databaseServer = database.description() + " (max_connections 300, synchronous_commit on); the "
                     + "provider's pool: its default per service (poolSize 8, HikariCP); the anchor's: one HikariCP "
                     + "pool per client (at most " + SpringJdbcAnchor.POOL_SIZE + " connections); the bench's gauges: "
                     + "a pool of its own (" + database.poolSize() + " connections)";
+            results.notes.add("Requests per acquisition on JDBC: the statements (a batch as one), commits and "
+                    + "rollbacks the variant's connections sent, counted in the client as the JDBC study counts them; "
+                    + "the server's rows and bytes: the provider's and the anchor's tables (`count(*)`, "
+                    + "`pg_total_relation_size`, which grows with the rows and does not shrink before a vacuum); its "
+                    + "connections: `pg_stat_activity` on the bench database.");
             ZooKeeper inspector = ZooKeeperFloor.connect(zk.connectString(), 30_000);
             try {
                 ZooKeeperFloor.ensurePath(inspector, "/bench");

