@@ -404,8 +404,9 @@ public final class CurveReport {
     private void handoff(StringBuilder md, Path dir) throws IOException {
         md.append("\n### Hand-off latency against waiters\n\n");
         md.append("One service; a holder thread holds the lock while N threads of the same service wait on it (all "
-                + "parked; on ZooKeeper's thread-owned mutex, all N nodes queued), then the queue drains, each waiter "
-                + "releasing at once. A hand-off runs from the previous holder's `release()` call to the next holder's "
+                + "parked; on ZooKeeper's thread-owned mutex, all N nodes queued, on the JDBC provider's, all N rows), "
+                + "then the queue drains, each waiter releasing at once. A hand-off runs from the previous holder's "
+                + "`release()` call to the next holder's "
                 + "acquire returning. Thread-owned waiters on ZooKeeper stop at N = ")
                 .append(r.settings.threadOwnedZkMax()).append(": each has a node of its own and lists up to N "
                         + "siblings, so queueing N of them moves O(N^2) bytes (the round-2 run of 10,000 ran the "

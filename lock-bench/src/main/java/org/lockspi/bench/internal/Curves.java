@@ -52,12 +52,14 @@ public final class Curves {
             database.countRequests();
             results.zooKeeperServer = zk.description();
             results.redisServer = redis.description();
-            results.databaseServer = database.description() + " (max_connections 300, synchronous_commit on); the "
+            results.databaseServer = database.description() + " (max_connections "
+                    + database.number("SELECT current_setting('max_connections')::bigint") + "); the "
                     + "provider's pool: its default per service (poolSize 8, HikariCP); the anchor's: one HikariCP "
                     + "pool per client (at most " + SpringJdbcAnchor.POOL_SIZE + " connections); the bench's gauges: "
                     + "a pool of its own (" + database.poolSize() + " connections)";
-            results.notes.add("Requests per acquisition on JDBC: the statements (a batch as one), commits and "
-                    + "rollbacks the variant's connections sent, counted in the client as the JDBC study counts them; "
+            results.notes.add("Requests per acquisition on JDBC: the statements (a batch as one) plus the commits "
+                    + "and rollbacks the variant's connections sent, counted in the client as the JDBC study counts "
+                    + "them (which shows the two apart); "
                     + "the server's rows and bytes: the provider's and the anchor's tables (`count(*)`, "
                     + "`pg_total_relation_size`, which grows with the rows and does not shrink before a vacuum); its "
                     + "connections: `pg_stat_activity` on the bench database.");

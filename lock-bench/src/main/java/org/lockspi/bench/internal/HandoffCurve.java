@@ -14,12 +14,12 @@ import org.lockspi.tck.jdbc.DatabaseBackend;
 
 /**
  * Hand-off latency against the waiters: one service; a holder thread takes the lock, N threads of the same service
- * call {@code acquire()} on it and wait (all of them parked, and on ZooKeeper with a thread-owned mutex all N nodes
- * queued), the holder releases and the queue drains, each waiter releasing at once. A hand-off runs from the
- * moment the previous holder calls {@code release()} to the moment the next one's acquire returns. Small N drain
- * again until the settings' samples are collected. On the thread-owned {@code mutex} (every provider and both
- * anchors, Curator's {@code InterProcessMutex} one instance per thread) and on the {@code nonReentrantMutex}
- * (the providers; a service's waiters queue locally and one entry waits on the server).
+ * call {@code acquire()} on it and wait (all of them parked, and with a thread-owned mutex all N nodes queued on
+ * ZooKeeper, all N rows on JDBC), the holder releases and the queue drains, each waiter releasing at once. A
+ * hand-off runs from the moment the previous holder calls {@code release()} to the moment the next one's acquire
+ * returns. Small N drain again until the settings' samples are collected. On the thread-owned {@code mutex} (every
+ * provider and the anchors, Curator's {@code InterProcessMutex} one instance per thread) and on the
+ * {@code nonReentrantMutex} (the providers; a service's waiters queue locally and one entry waits on the server).
  */
 final class HandoffCurve extends CurveScenario {
     static final String MUTEX = "mutex";
