@@ -11,11 +11,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.lockspi.bench.internal.CurveResults;
 import org.lockspi.bench.internal.CurveSettings;
+import org.lockspi.bench.internal.Variant;
 
 /**
  * Runs the curves with smoke-sized counts (the real servers, every curve, a handful of operations each) and checks
  * that the section, one chart per curve and the raw results are written, with figures for every point, and that
- * a later section replaces it in place.
+ * a later section replaces it in place; and that every backend (ZooKeeper, Redis, JDBC) is on every curve.
  */
 class CurvesSmokeTest {
 
@@ -51,6 +52,20 @@ class CurvesSmokeTest {
             }
         }
         assertTrue(broken.isEmpty(), "points without figures:\n" + String.join("\n", broken));
+
+        // every backend, the JDBC one included, is on every curve beside its anchor (the long run: providers only)
+        List<String> missing = new ArrayList<>();
+        for (CurveResults.Curve curve : CurveResults.Curve.values()) {
+            for (Variant.Backend backend : Variant.Backend.values()) {
+                for (Variant.Role role : List.of(Variant.Role.PROVIDER, Variant.Role.ANCHOR)) {
+                    boolean expected = role == Variant.Role.PROVIDER || curve != CurveResults.Curve.LONG_RUN;
+                    if (expected && results.of(curve).stream().noneMatch(p -> p.backend == backend && p.role == role)) {
+                        missing.add(curve + " " + backend + " " + role);
+                    }
+                }
+            }
+        }
+        assertTrue(missing.isEmpty(), "no point for: " + missing);
 
         // a second run's section replaces the first, and the trade-off run carries it over
         String again = CurvesMain.splice(md, CurvesMain.START + "\nnew\n" + CurvesMain.END + "\n");

@@ -23,6 +23,7 @@ import org.lockspi.bench.internal.CurveResults.Point;
 public final class CurveReport {
     static final String ZK_ANCHOR = "Curator InterProcessMutex";
     static final String REDIS_ANCHOR = "Redisson RLock";
+    static final String JDBC_ANCHOR = "Spring JdbcLockRegistry";
     /** Providers that wake one waiter per release (no herd): the ZooKeeper ones and the fair Redis queue. */
     static final Set<String> HERD_FREE = Set.of("zookeeper-raw", "zkclient", "curator", "redis-fair",
             "redis-lettuce-fair");
@@ -47,14 +48,19 @@ public final class CurveReport {
         return "clients K = " + Arrays.toString(s.clients()) + ", distinct locks L = " + Arrays.toString(s.locks())
                 + " on " + s.workers() + " threads, " + s.rounds() + " interleaved rounds of " + s.block().toMillis()
                 + " ms after a warm-up block; held leases N = " + Arrays.toString(s.heldZooKeeper()) + " (ZooKeeper), "
-                + Arrays.toString(s.heldRedis()) + " (Redis); waiters N = " + Arrays.toString(s.waiters())
+                + Arrays.toString(s.heldRedis()) + " (Redis), " + Arrays.toString(s.heldJdbc())
+                + " (JDBC); waiters N = " + Arrays.toString(s.waiters())
                 + " (Curator's thread-owned up to " + s.threadOwnedZkMax() + "), >= " + s.handoffSamples()
                 + " hand-offs per point; long run " + s.longRun().toSeconds() + " s, every provider at once, "
                 + s.longRunSamples() + " samples";
     }
 
     private static String anchorOf(Point p) {
-        return p.backend == Variant.Backend.ZOOKEEPER ? ZK_ANCHOR : REDIS_ANCHOR;
+        return switch (p.backend) {
+            case ZOOKEEPER -> ZK_ANCHOR;
+            case REDIS -> REDIS_ANCHOR;
+            case JDBC -> JDBC_ANCHOR;
+        };
     }
 
     private static int max(int[] values) {
@@ -266,12 +272,14 @@ public final class CurveReport {
                 .append("`. The raw figures of this run, one row per measurement: [")
                 .append(chartBase).append("-curves.csv](").append(chartBase).append("-curves.csv).\n\n");
         md.append("Every provider through `lock-api` beside its anchor, the plain library doing the same work "
-                + "(Curator's `InterProcessMutex` for ZooKeeper, Redisson's `RLock` for Redis). Throughput blocks "
+                + "(Curator's `InterProcessMutex` for ZooKeeper, Redisson's `RLock` for Redis, Spring Integration's "
+                + "`JdbcLockRegistry` for JDBC on PostgreSQL). Throughput blocks "
                 + "interleave (every x and variant within each round, the order rotating); a ratio is the median over "
                 + "rounds of the two variants' throughput in the same round. Quantiles come from HdrHistogram "
                 + "(three significant digits).\n\n");
         md.append("- Machine: ").append(r.machine).append("\n- Client JVM: ").append(r.jvm)
                 .append("\n- ZooKeeper: ").append(r.zooKeeperServer).append("\n- Redis: ").append(r.redisServer)
+                .append("\n- PostgreSQL: ").append(r.databaseServer)
                 .append("\n- Settings: ").append(describe(s)).append('\n');
         for (String note : r.notes) {
             md.append("- ").append(note).append('\n');
@@ -302,7 +310,7 @@ public final class CurveReport {
     }
 
     private Set<String> anchors() {
-        return Set.of(ZK_ANCHOR, REDIS_ANCHOR);
+        return Set.of(ZK_ANCHOR, REDIS_ANCHOR, JDBC_ANCHOR);
     }
 
     /** A table of one figure: a row per variant, a column per x. */
@@ -407,9 +415,11 @@ public final class CurveReport {
                 + " them all. Heap: this JVM's heap after a full collection, with all N held, less the same before "
                 + "the first acquisition, per lease (the lock objects, the leases and whatever the client keeps for "
                 + "them). Threads: this JVM's threads then, less before. Server: ZooKeeper's nodes and approximate data"
-                + " size (`mntr`), Redis's keys and `used_memory`, per lease.\n\n");
+                + " size (`mntr`), Redis's keys and `used_memory`, PostgreSQL's rows of the provider's and the "
+                + "anchor's tables and their `pg_total_relation_size`, per lease.\n\n");
         md.append("| variant | N | held | time to take (s) | leases/s | heap per lease (B) | threads added | server "
-                + "nodes or keys per lease | server bytes per lease |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + "nodes, keys or rows per lease | server bytes per lease |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         Map<String, List<double[]>> series = new LinkedHashMap<>();
         for (Point p : r.of(Curve.HELD)) {
             md.append("| ").append(p.variant).append(" | ").append((long) p.x).append(" | ");
@@ -436,13 +446,14 @@ public final class CurveReport {
     private void handoff(StringBuilder md, Path dir) throws IOException {
         md.append("\n### Hand-off latency against waiters\n\n");
         md.append("One service; a holder thread holds the lock while N threads of the same service wait on it (all "
-                + "parked; on ZooKeeper's thread-owned mutex, the waiters' nodes queued: Curator's every thread's, a "
-                + "provider's one, since a service lets one of its threads ask the server at a time and queues the "
-                + "others locally), then the queue drains, each waiter releasing at once. A hand-off runs from the "
-                + "previous holder's `release()` call to the next holder's acquire returning. Curator's thread-owned "
-                + "waiters stop at N = ").append(r.settings.threadOwnedZkMax()).append(": each has a node of its own "
-                + "and lists up to N siblings, so queueing N of them moves O(N^2) bytes (the round-2 run of 10,000 "
-                + "ran the server and the client out of heap).\n\n");
+                + "parked; on ZooKeeper, Curator's thread-owned waiters each with its node queued; a provider's "
+                + "service lets one of its acquisitions ask the server at a time and queues the others locally, so "
+                + "here, with the holder in the same service, all N wait in its local queue), then the queue drains, "
+                + "each waiter releasing at once. A hand-off runs from the previous holder's `release()` call to the "
+                + "next holder's acquire returning. Curator's thread-owned waiters stop at N = ")
+                .append(r.settings.threadOwnedZkMax()).append(": each has a node of its own and lists up to N "
+                + "siblings, so queueing N of them moves O(N^2) bytes (the round-2 run of 10,000 ran the server and "
+                + "the client out of heap).\n\n");
         Map<String, List<double[]>> series = new LinkedHashMap<>();
         for (String kind : List.of(HandoffCurve.MUTEX, HandoffCurve.NON_REENTRANT)) {
             md.append("`").append(kindName(kind)).append("`, hand-off p50 (us):\n\n");

@@ -31,6 +31,7 @@ public final class CurveResults {
     public String jvm;
     public String zooKeeperServer;
     public String redisServer;
+    public String databaseServer;
     public CurveSettings settings;
     public long runMillis;
     public final List<String> notes = new ArrayList<>();
@@ -94,7 +95,8 @@ public final class CurveResults {
         RawResults raw = new RawResults();
         raw.setup("date", date).setup("mode", settings.mode()).setup("run_seconds", Long.toString(runMillis / 1000))
                 .setup("machine", machine).setup("jvm", jvm).setup("zookeeper", zooKeeperServer)
-                .setup("redis", redisServer).setup("settings", CurveReport.describe(settings));
+                .setup("redis", redisServer).setup("postgresql", databaseServer)
+                .setup("settings", CurveReport.describe(settings));
         for (String note : notes) {
             raw.setup("note", note);
         }

@@ -54,32 +54,75 @@ abstract class CurveScenario extends Scenario {
         return p;
     }
 
-    /** @return the server's live state: ZooKeeper nodes or Redis keys */
-    final long serverEntries(Variant.Backend backend) throws Exception {
-        return backend == Variant.Backend.ZOOKEEPER ? zk.monitored("zk_znode_count") : redis.keys();
-    }
+    /** The JDBC variants' tables: the provider's locks and entries, the anchor's ({@code INT_LOCK}). */
+    static final List<String> JDBC_TABLES = List.of("lockspi_lock", "lockspi_entry", "int_lock");
 
-    /** @return the server's data size in bytes: ZooKeeper's approximate data size, Redis's used memory */
-    final long serverBytes(Variant.Backend backend) throws Exception {
-        return backend == Variant.Backend.ZOOKEEPER ? zk.monitored("zk_approximate_data_size")
-                : redis.info("memory", "used_memory");
+    /** @return the server's live state: ZooKeeper nodes, Redis keys, or the rows of {@link #JDBC_TABLES} */
+    final long serverEntries(Variant.Backend backend) throws Exception {
+        switch (backend) {
+            case ZOOKEEPER:
+                return zk.monitored("zk_znode_count");
+            case REDIS:
+                return redis.keys();
+            default:
+                return database.number("SELECT " + String.join(" + ", JDBC_TABLES.stream()
+                        .map(t -> "(SELECT count(*) FROM " + t + ")").toList()));
+        }
     }
 
     /**
-     * @return the server's nodes or keys of one scope: on ZooKeeper the nodes under {@code /bench/<scope>}, on Redis
-     *         the keys of the scope's locks ({@code <prefix>{<scope>.<lock>}...}, matched by SCAN)
+     * @return the server's data size in bytes: ZooKeeper's approximate data size, Redis's used memory, or the
+     *         {@code pg_total_relation_size} of {@link #JDBC_TABLES} (their indexes included; it does not shrink
+     *         when rows go, until a vacuum)
      */
-    final long scopedEntries(Variant.Backend backend, String scope) throws Exception {
-        if (backend == Variant.Backend.ZOOKEEPER) {
-            String root = "/bench/" + scope;
-            return inspector.exists(root, false) == null ? 0 : ZKUtil.listSubTreeBFS(inspector, root).size() - 1;
+    final long serverBytes(Variant.Backend backend) throws Exception {
+        switch (backend) {
+            case ZOOKEEPER:
+                return zk.monitored("zk_approximate_data_size");
+            case REDIS:
+                return redis.info("memory", "used_memory");
+            default:
+                return database.number("SELECT " + String.join(" + ", JDBC_TABLES.stream()
+                        .map(t -> "pg_total_relation_size('" + t + "')").toList()));
         }
-        return redis.keysMatching("*{" + scope + ".*");
     }
 
-    /** @return the clients connected to the server (the bench's own inspector and stats connections included) */
+    /**
+     * @return the clients connected to the server (the bench's own inspector and stats connections included); on
+     *         JDBC the sessions of {@code pg_stat_activity} on the bench database
+     */
     final long serverConnections(Variant.Backend backend) throws Exception {
-        return backend == Variant.Backend.ZOOKEEPER ? zk.monitored("zk_num_alive_connections")
-                : redis.info("clients", "connected_clients");
+        switch (backend) {
+            case ZOOKEEPER:
+                return zk.monitored("zk_num_alive_connections");
+            case REDIS:
+                return redis.info("clients", "connected_clients");
+            default:
+                return database.number("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()");
+        }
+    }
+
+    /**
+     * @return the server's live state of one scope: on ZooKeeper the nodes under {@code /bench/<scope>}, on Redis
+     *         the keys of the scope's locks ({@code <prefix>{<scope>.<lock>}...}, matched by SCAN), on JDBC the
+     *         provider's lock rows whose name starts with the
+     *         scope and a dot ({@link ProviderVariant#lockName}), their entries, and the anchor's rows of that
+     *         region ({@link SpringJdbcAnchor})
+     */
+    final long scopedEntries(Variant.Backend backend, String scope) throws Exception {
+        switch (backend) {
+            case ZOOKEEPER:
+                String root = "/bench/" + scope;
+                return inspector.exists(root, false) == null ? 0
+                        : ZKUtil.listSubTreeBFS(inspector, root).size() - 1;
+            case REDIS:
+                return redis.keysMatching("*{" + scope + ".*");
+            default:
+                String prefix = scope + ".";
+                return database.number("SELECT (SELECT count(*) FROM lockspi_lock WHERE left(lock_name, length(?)) = ?)"
+                        + " + (SELECT count(*) FROM lockspi_entry e JOIN lockspi_lock l ON e.lock_id = l.lock_id "
+                        + "WHERE left(l.lock_name, length(?)) = ?) + (SELECT count(*) FROM int_lock WHERE region = ?)",
+                        prefix, prefix, prefix, prefix, scope);
+        }
     }
 }

@@ -14,6 +14,7 @@ import java.time.Duration;
  * @param block           how long each throughput block runs
  * @param heldZooKeeper   the held-leases curve's N values on ZooKeeper
  * @param heldRedis       the held-leases curve's N values on Redis
+ * @param heldJdbc        the held-leases curve's N values on JDBC (PostgreSQL)
  * @param heldCap         the longest taking N leases may last before it is cut short and reported so
  * @param waiters         the hand-off curve's N values (waiting threads of one service on one lock)
  * @param threadOwnedZkMax the largest N of Curator's thread-owned waiters (each waiter its own server node listing
@@ -25,14 +26,15 @@ import java.time.Duration;
  *                        minute's are the baseline)
  */
 public record CurveSettings(String mode, int[] clients, int[] locks, int workers, int rounds, Duration block,
-                            int[] heldZooKeeper, int[] heldRedis, Duration heldCap,
+                            int[] heldZooKeeper, int[] heldRedis, int[] heldJdbc, Duration heldCap,
                             int[] waiters, int threadOwnedZkMax, int handoffSamples, Duration drainCap,
                             Duration longRun, int longRunSamples) {
 
     public static CurveSettings full(Duration longRun) {
         return new CurveSettings("full", new int[] {1, 2, 4, 8, 16, 32, 64}, new int[] {1, 10, 100, 1_000, 10_000}, 10,
                 3, Duration.ofMillis(800),
-                new int[] {1_000, 10_000, 100_000}, new int[] {1_000, 10_000, 100_000}, Duration.ofSeconds(300),
+                new int[] {1_000, 10_000, 100_000}, new int[] {1_000, 10_000, 100_000}, new int[] {1_000, 10_000},
+                Duration.ofSeconds(300),
                 new int[] {1, 10, 100, 1_000, 10_000}, 1_000, 200, Duration.ofSeconds(120),
                 longRun, (int) Math.max(4, longRun.toSeconds() / 10));
     }
@@ -40,7 +42,7 @@ public record CurveSettings(String mode, int[] clients, int[] locks, int workers
     public static CurveSettings quick(Duration longRun) {
         return new CurveSettings("quick", new int[] {1, 4, 16, 64}, new int[] {1, 10, 1_000, 10_000}, 10,
                 1, Duration.ofMillis(500),
-                new int[] {1_000}, new int[] {1_000, 10_000}, Duration.ofSeconds(60),
+                new int[] {1_000}, new int[] {1_000, 10_000}, new int[] {1_000}, Duration.ofSeconds(60),
                 new int[] {1, 100, 1_000}, 1_000, 50, Duration.ofSeconds(60),
                 longRun, (int) Math.max(4, longRun.toSeconds() / 5));
     }
@@ -48,7 +50,7 @@ public record CurveSettings(String mode, int[] clients, int[] locks, int workers
     public static CurveSettings smoke() {
         return new CurveSettings("smoke", new int[] {1, 2}, new int[] {1, 2, 20}, 2,
                 1, Duration.ofMillis(150),
-                new int[] {20}, new int[] {20}, Duration.ofSeconds(30),
+                new int[] {20}, new int[] {20}, new int[] {20}, Duration.ofSeconds(30),
                 new int[] {1, 5}, 5, 5, Duration.ofSeconds(30),
                 Duration.ofSeconds(2), 2);
     }

@@ -9,14 +9,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.lockspi.spi.LockKeys;
+import org.lockspi.tck.jdbc.DatabaseBackend;
+
 /**
  * Hand-off latency against the waiters: one service; a holder thread takes the lock, N threads of the same service
- * call {@code acquire()} on it and wait (all of them parked, and on ZooKeeper with a thread-owned mutex all N nodes
- * queued), the holder releases and the queue drains, each waiter releasing at once. A hand-off runs from the
- * moment the previous holder calls {@code release()} to the moment the next one's acquire returns. Small N drain
- * again until the settings' samples are collected. On the thread-owned {@code mutex} (every provider and both
- * anchors, Curator's {@code InterProcessMutex} one instance per thread) and on the {@code nonReentrantMutex}
- * (the providers; a service's waiters queue locally and one entry waits on the server).
+ * call {@code acquire()} on it and wait (all of them parked, and with a thread-owned mutex all N nodes queued on
+ * ZooKeeper, all N rows on JDBC), the holder releases and the queue drains, each waiter releasing at once. A
+ * hand-off runs from the moment the previous holder calls {@code release()} to the moment the next one's acquire
+ * returns. Small N drain again until the settings' samples are collected. On the thread-owned {@code mutex} (every
+ * provider and the anchors, Curator's {@code InterProcessMutex} one instance per thread) and on the
+ * {@code nonReentrantMutex} (the providers; a service's waiters queue locally and one entry waits on the server).
  */
 final class HandoffCurve extends CurveScenario {
     static final String MUTEX = "mutex";
@@ -139,16 +142,16 @@ final class HandoffCurve extends CurveScenario {
     }
 
     /**
-     * Waits until every waiter is parked (waiting, with or without a timeout) and, on ZooKeeper with a thread-owned
-     * mutex, the server queue holds its waiters' nodes (the anchor's: every thread's; a provider's service sends one
-     * thread at a time, the others wait in its local queue); then 100 ms more.
+     * Waits until every waiter is parked (waiting, with or without a timeout) and, on ZooKeeper with Curator's
+     * thread-owned mutex, every waiter's node is queued (a provider's waiters, of the holder's own service, all wait
+     * in its local queue); then 100 ms more.
      */
     private void awaitParked(List<Thread> waiters, Variant v, Variant.Client client, String kind, String lockName,
                              int n) throws Exception {
         awaitParked(waiters, curves.drainCap());
         String zkPath = kind.equals(MUTEX) ? client.zkLockPath(lockName) : null;
         if (zkPath != null) {
-            awaitQueued(zkPath, v.role() == Variant.Role.PROVIDER ? 1 : n, 0);
+            awaitQueued(zkPath, v.role() == Variant.Role.PROVIDER ? 0 : n, 0);
         }
         Thread.sleep(100);
     }

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * N leases held at once by one service: N distinct locks taken by {@value #TAKERS} threads (each holds what it
  * took, as thread-owned locks require), then, with all N held: the time it took, this JVM's heap after a full
  * collection and its threads against the same figures before the first acquisition (the takers already running),
- * and the server's nodes or keys and data size against theirs before. The variants run one after the other, one
+ * and the server's nodes, keys or rows and data size against theirs before. The variants run one after the other, one
  * open service at a time, so that no other client's heap or threads count.
  */
 final class HeldLeasesCurve extends CurveScenario {
@@ -25,9 +25,14 @@ final class HeldLeasesCurve extends CurveScenario {
     @Override
     void run() {
         phase("curve: held leases, ZooKeeper N = " + java.util.Arrays.toString(curves.heldZooKeeper()) + ", Redis N = "
-                + java.util.Arrays.toString(curves.heldRedis()) + ", " + TAKERS + " taking threads");
+                + java.util.Arrays.toString(curves.heldRedis()) + ", JDBC N = "
+                + java.util.Arrays.toString(curves.heldJdbc()) + ", " + TAKERS + " taking threads");
         for (Variant v : anchorsAndProviders()) {
-            int[] ns = v.backend() == Variant.Backend.ZOOKEEPER ? curves.heldZooKeeper() : curves.heldRedis();
+            int[] ns = switch (v.backend()) {
+                case ZOOKEEPER -> curves.heldZooKeeper();
+                case REDIS -> curves.heldRedis();
+                case JDBC -> curves.heldJdbc();
+            };
             for (int n : ns) {
                 CurveResults.Point p = point(CurveResults.Curve.HELD, v, "", n);
                 try {

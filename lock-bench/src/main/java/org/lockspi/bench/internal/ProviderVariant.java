@@ -43,9 +43,12 @@ final class ProviderVariant implements Variant {
         return backend == Backend.ZOOKEEPER ? baseUri + "/bench/" + scope : baseUri;
     }
 
-    /** @return the name a client opened with {@link #uri(String)} gives a lock: on Redis the scope prefixes it */
+    /**
+     * @return the name a client opened with {@link #uri(String)} gives a lock: on Redis and JDBC, where one URI
+     *         serves every scope, the scope and a dot prefix it (what {@code CurveScenario.scopedEntries} counts)
+     */
     String lockName(String scope, String lockName) {
-        return (backend == Backend.REDIS ? scope + "." : "") + lockName;
+        return (backend == Backend.ZOOKEEPER ? "" : scope + ".") + lockName;
     }
 
     @Override

@@ -6,7 +6,7 @@ package org.lockspi.bench.internal;
  */
 public interface Variant {
 
-    enum Backend { ZOOKEEPER, REDIS }
+    enum Backend { ZOOKEEPER, REDIS, JDBC }
 
     enum Role { FLOOR, ANCHOR, PROVIDER }
 
@@ -46,7 +46,7 @@ public interface Variant {
             throw new UnsupportedOperationException("no non-reentrant mutex");
         }
 
-        /** @return the ZooKeeper path the lock's nodes live under, for counting waiters; null for Redis */
+        /** @return the ZooKeeper path the lock's nodes live under, for counting waiters; null for Redis and JDBC */
         String zkLockPath(String lockName);
 
         @Override

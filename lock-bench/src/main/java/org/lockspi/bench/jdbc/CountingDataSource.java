@@ -52,6 +52,16 @@ final class CountingDataSource {
         this.dataSource = (DataSource) proxy(target, DataSource.class, null);
     }
 
+    /** Counts without a DataSource ({@link #dataSource} null): for connections {@link #wrap}ped one by one. */
+    CountingDataSource() {
+        this.dataSource = null;
+    }
+
+    /** @return a connection that counts what it sends here */
+    Connection wrap(Connection connection) {
+        return (Connection) proxy(connection, Connection.class, null);
+    }
+
     void reset() {
         statements.set(0);
         commits.set(0);

@@ -1,13 +1,7 @@
 package org.lockspi.bench.jdbc;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -25,8 +19,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
-import javax.sql.DataSource;
-import org.lockspi.tck.jdbc.PostgresBackend;
 
 /**
  * The JDBC trade-off study: the provider {@code jdbc} against the fewest statements that take and free a lock's row
@@ -106,34 +98,25 @@ public final class JdbcBenchMain {
     /** Runs every scenario and returns the report. */
     public String run() throws Exception {
         long start = System.nanoTime();
-        try (PostgresBackend db = PostgresBackend.start()) {
+        try (BenchDatabase db = BenchDatabase.start("bench", 120, 16)) {
             log("started " + db.description());
-            HikariConfig config = new HikariConfig();
-            config.setJdbcUrl(db.jdbcUrl());
-            config.setUsername(db.user());
-            config.setMaximumPoolSize(120);
-            config.setMinimumIdle(16);
-            config.setPoolName("bench");
-            try (HikariDataSource pool = new HikariDataSource(config)) {
-                counting = new CountingDataSource(pool);
-                prepare(pool);
-                header(db);
-                JdbcVariant floor = JdbcVariant.floor();
-                JdbcVariant fencedFloor = JdbcVariant.floor(true);
-                JdbcVariant provider = JdbcVariant.provider("jdbc (lockspi)", "");
-                JdbcVariant polling = JdbcVariant.provider("jdbc, wakeups=false (polling)", "wakeups=false");
-                JdbcVariant shed = JdbcVariant.shedLock();
-                JdbcVariant registry = JdbcVariant.lockRegistry();
-                List<JdbcVariant> split = splitVariants(provider);
-                uncontended(List.of(floor, provider, shed, registry, fencedFloor, JdbcVariant.advisory(), split.get(0),
-                        split.get(1)));
-                targets();
-                handoff(List.of(provider, polling, registry));
-                for (int k : new int[] {8, 32}) {
-                    contended(List.of(provider, registry), k);
-                }
-                idleWaiters(List.of(provider, polling, registry), 10);
+            counting = new CountingDataSource(db.pool());
+            header(db);
+            JdbcVariant floor = JdbcVariant.floor();
+            JdbcVariant fencedFloor = JdbcVariant.floor(true);
+            JdbcVariant provider = JdbcVariant.provider("jdbc (lockspi)", "");
+            JdbcVariant polling = JdbcVariant.provider("jdbc, wakeups=false (polling)", "wakeups=false");
+            JdbcVariant shed = JdbcVariant.shedLock();
+            JdbcVariant registry = JdbcVariant.lockRegistry();
+            List<JdbcVariant> split = splitVariants(provider);
+            uncontended(List.of(floor, provider, shed, registry, fencedFloor, JdbcVariant.advisory(), split.get(0),
+                    split.get(1)));
+            targets();
+            handoff(List.of(provider, polling, registry));
+            for (int k : new int[] {8, 32}) {
+                contended(List.of(provider, registry), k);
             }
+            idleWaiters(List.of(provider, polling, registry), 10);
         }
         report.append("\nRun time ").append((System.nanoTime() - start) / 1_000_000_000).append(" s (").append(mode)
                 .append(").\n");
@@ -141,25 +124,7 @@ public final class JdbcBenchMain {
         return report.toString().replace("@SUMMARY@", head);
     }
 
-    private void prepare(DataSource pool) throws Exception {
-        JdbcVariant.provider("schema", "").open(pool).close(); // the provider creates its schema on first use
-        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS shedlock (name VARCHAR(64) NOT NULL PRIMARY KEY, lock_until "
-                    + "TIMESTAMP NOT NULL, locked_at TIMESTAMP NOT NULL, locked_by VARCHAR(255) NOT NULL)");
-            String schema;
-            try (InputStream in = org.springframework.integration.jdbc.lock.DefaultLockRepository.class
-                    .getResourceAsStream("/org/springframework/integration/jdbc/schema-postgresql.sql")) {
-                schema = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
-            for (String statement : schema.split(";")) {
-                if (statement.toUpperCase(Locale.ROOT).contains("INT_LOCK")) {
-                    s.execute(statement.replaceAll("(?m)^\\s*--.*$", ""));
-                }
-            }
-        }
-    }
-
-    private void header(PostgresBackend db) {
+    private void header(BenchDatabase db) {
         report.append("# JDBC locks: measured trade-offs\n\n")
                 .append("Generated by `lock-bench` (`./mvnw -q -Pbench-jdbc -pl lock-bench -am verify -DskipTests`) on ")
                 .append(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")))

@@ -383,12 +383,7 @@ interface JdbcVariant {
 
             @Override
             public Client open(DataSource dataSource) {
-                DefaultLockRepository repository = new DefaultLockRepository(dataSource);
-                repository.setTimeToLive(60_000); // its default 10 s: a longer hold loses the row, unrenewed
-                repository.setTransactionManager(
-                        new org.springframework.jdbc.datasource.DataSourceTransactionManager(dataSource));
-                repository.afterPropertiesSet();
-                repository.afterSingletonsInstantiated();
+                DefaultLockRepository repository = BenchDatabase.lockRepository(dataSource, "DEFAULT");
                 JdbcLockRegistry registry = new JdbcLockRegistry(repository);
                 return new Client() {
                     @Override
