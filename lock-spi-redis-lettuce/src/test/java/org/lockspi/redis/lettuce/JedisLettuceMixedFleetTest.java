@@ -147,8 +147,11 @@ class JedisLettuceMixedFleetTest {
     @Test
     void fairQueueIsOneLineAcrossClientLibraries() throws Exception {
         String name = name("mixed-queue");
-        List<LockService> fleet = fleet(true);
-        Lease held = fleet.get(0).mutex(name).acquire(Duration.ofSeconds(5));
+        // a waiter per client, alternately Jedis and Lettuce, and the holder apart: a client queues its own
+        // threads locally and lets one at a time into the server's queue
+        List<LockService> fleet = new ArrayList<>(fleet(true));
+        fleet.addAll(fleet(true));
+        Lease held = redis.open(new RedisFairLockProvider()).mutex(name).acquire(Duration.ofSeconds(5));
         List<String> order = Collections.synchronizedList(new ArrayList<>());
         List<String> queued = new ArrayList<>();
         try (Workers workers = new Workers(8)) {
