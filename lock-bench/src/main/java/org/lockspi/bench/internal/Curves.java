@@ -43,7 +43,7 @@ public final class Curves {
         results.machine = Machine.describe();
         results.jvm = Machine.jvm();
         results.notes.add("Load average (1, 5, 15 min) at the start: " + Machine.load()
-                + "; the machine is shared (other builds ran beside this one), so absolute figures drift and only "
+                + "; the machine is shared, so absolute figures drift and only "
                 + "the interleaved ratios compare.");
         Settings base = Settings.of(settings.mode());
         try (ZooKeeperServerProcess zk = ZooKeeperServerProcess.start(base.zkTickTime());
