@@ -135,10 +135,14 @@ public interface SemaphoreContracts extends TckContext {
     @DisplayName("§7.3 every acquisition takes a permit, also by one thread of one client; it is not reentrant")
     default void permitPerAcquisition() throws InterruptedException {
         requireFeature(LockFeature.SEMAPHORE);
-        DistributedSemaphore semaphore = openClient().semaphore(uniqueName("per-acquisition"), 2);
+        String name = uniqueName("per-acquisition");
+        DistributedSemaphore semaphore = openClient().semaphore(name, 2);
         Lease first = semaphore.acquire(WAIT);
         Lease second = semaphore.tryAcquire().orElseThrow(() -> new AssertionError("second permit refused"));
         assertTrue(semaphore.tryAcquire().isEmpty(), "one thread got a third permit of two");
+        // the server counts both: another client finds no permit left
+        assertTrue(openClient().semaphore(name, 2).tryAcquire().isEmpty(),
+                "another client got a permit while one thread of one client held both");
         first.release();
         second.release();
     }

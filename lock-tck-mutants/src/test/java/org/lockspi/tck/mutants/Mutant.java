@@ -16,7 +16,9 @@ enum Mutant {
     ZKCLIENT_MUTEX_AS_READ(MutantRuns.ZkClientMutexAsRead.class, "zkclient",
             "the mutex served by the read recipe", "§3.1"),
     REDIS_CLIENT_REENTRANT(MutantRuns.RedisClientReentrant.class, "redis-baseline",
-            "reentrant per client, not per acquisition: another thread of the holding service re-enters", "§4.2"),
+            "reentrant per client, not per acquisition: a second permit asked while the service holds one re-enters it "
+                    + "(on the mutex the engine's local queue keeps a service's second acquisition from the backend, "
+                    + "§23)", "§7.3"),
     RAW_DEADLINE_WHOLE_SECONDS(MutantRuns.RawDeadlineWholeSeconds.class, "zookeeper-raw",
             "the deadline rounded up to whole seconds before it reaches the backend", "§5.2", "§5.3"),
     ZKCLIENT_LEAK_ON_TIMEOUT(MutantRuns.ZkClientLeakOnTimeout.class, "zkclient",

@@ -91,11 +91,22 @@ class MutantsTest {
         return message.length() <= 300 ? message : message.substring(0, 300) + "...";
     }
 
+    /**
+     * §4 (reentrancy, and another thread of the holding service excluded like another client) is the engine's alone:
+     * nested acquisitions never reach the backend, and the local queue lets one acquisition of a service's mutex or
+     * write half ask the backend at a time, so no provider defect can break it through the API (the client-reentrant
+     * mutant that §4.2 used to kill shows on the semaphore now, §7.3).
+     */
+    private static final int ENGINE_ONLY = 4;
+
     @Test
     void theCatalogueCoversEveryRuleGroupAndProvider() {
         List<Mutant> all = List.of(Mutant.values());
         assertTrue(all.size() >= 20, "at least 20 mutants: " + all.size());
         for (int group : IntStream.rangeClosed(2, 18).toArray()) {
+            if (group == ENGINE_ONLY) {
+                continue;
+            }
             String prefix = "§" + group + ".";
             assertTrue(all.stream().anyMatch(m -> m.rules.stream().anyMatch(r -> r.startsWith(prefix))),
                     "no mutant is killed by a rule of §" + group);

@@ -85,7 +85,9 @@ public final class RedisMutants {
 
     /**
      * Reentrant per client instead of per acquisition: one owner per service and lock name, so that a second
-     * acquisition while the service holds the mutex re-enters, whichever thread asks (Redisson-style counting).
+     * acquisition of a semaphore while the service holds a permit re-enters it instead of taking another
+     * (Redisson-style counting). On the mutex the engine's local queue never lets a second acquisition of one
+     * service reach the backend while the first holds, so the defect shows on a semaphore of more than one permit.
      */
     public static final class ClientReentrant extends ForwardingProvider {
         private final Map<Key, Shared> held = new HashMap<>(); // guarded by itself
@@ -128,7 +130,7 @@ public final class RedisMutants {
         @Override
         protected BackendLease acquire(LockBackend backend, AcquireRequest request, Deadline deadline)
                 throws InterruptedException {
-            if (request.kind() != LockKind.MUTEX) {
+            if (request.kind() != LockKind.SEMAPHORE) {
                 return backend.acquire(request, deadline);
             }
             Key key = new Key(backend, request.name());
