@@ -16,7 +16,7 @@ import org.lockspi.spi.LockKind;
  * thread-free read-write lock. Every acquisition is a server acquisition; any thread may release a lease, once;
  * it can be acquired asynchronously.
  */
-final class LeaseLock extends AbstractAcquirable implements DistributedSemaphore {
+final class LeaseLock extends AbstractAcquirable implements DistributedSemaphore, LocallyQueued {
     private final AcquireRequest request;
     /** The local queue of the exclusive kinds; null for the read half, whose acquisitions share. */
     private final LocalGate gate;
@@ -112,12 +112,14 @@ final class LeaseLock extends AbstractAcquirable implements DistributedSemaphore
     }
 
     /** @return this service's acquisitions waiting in the local queue, not yet at the server */
-    int queuedLocally() {
+    @Override
+    public int queuedLocally() {
         return gate == null ? 0 : gate.queued();
     }
 
     /** Fails the acquisitions waiting in the local queue (the service is closing). */
-    void closeGate() {
+    @Override
+    public void closeLocalQueues() {
         if (gate != null) {
             gate.close();
         }

@@ -4,7 +4,7 @@ import org.lockspi.DistributedReadWriteLock;
 import org.lockspi.spi.LockKind;
 
 /** The two halves of a read-write lock; they consult each other for downgrade and upgrade refusal. */
-final class ReadWriteLockImpl implements DistributedReadWriteLock {
+final class ReadWriteLockImpl implements DistributedReadWriteLock, LocallyQueued {
     private final String name;
     private final ThreadOwnedLock read;
     private final ThreadOwnedLock write;
@@ -31,12 +31,14 @@ final class ReadWriteLockImpl implements DistributedReadWriteLock {
     }
 
     /** Fails the writers waiting in the local queue (the service is closing). */
-    void closeGates() {
-        write.closeGate();
+    @Override
+    public void closeLocalQueues() {
+        write.closeLocalQueues();
     }
 
     /** @return this service's writers waiting in the local queue, not yet at the server */
-    int queuedLocally() {
+    @Override
+    public int queuedLocally() {
         return write.queuedLocally();
     }
 

@@ -6,7 +6,7 @@ import org.lockspi.spi.LockKeys;
 import org.lockspi.spi.LockKind;
 
 /** The two thread-free halves of a read-write lock: plain server acquisitions, READ and WRITE. */
-final class ThreadFreeReadWriteLockImpl implements ThreadFreeReadWriteLock {
+final class ThreadFreeReadWriteLockImpl implements ThreadFreeReadWriteLock, LocallyQueued {
     private final String name;
     private final LeaseLock read;
     private final LeaseLock write;
@@ -33,13 +33,15 @@ final class ThreadFreeReadWriteLockImpl implements ThreadFreeReadWriteLock {
         return write;
     }
 
-    void closeGates() {
-        read.closeGate();
-        write.closeGate();
+    @Override
+    public void closeLocalQueues() {
+        read.closeLocalQueues();
+        write.closeLocalQueues();
     }
 
     /** @return this service's acquisitions of either half waiting in the local queues, not yet at the server */
-    int queuedLocally() {
+    @Override
+    public int queuedLocally() {
         return read.queuedLocally() + write.queuedLocally();
     }
 

@@ -16,7 +16,7 @@ import org.lockspi.spi.LockKind;
  * asks the server, as the non-reentrant mutex does, so ten thousand threads of one service waiting for a mutex
  * cost the server one queue entry, not ten thousand entries that each list the others.
  */
-final class ThreadOwnedLock extends AbstractAcquirable implements DistributedLock {
+final class ThreadOwnedLock extends AbstractAcquirable implements DistributedLock, LocallyQueued {
     private final LockKind kind;
     /** The read-write lock this is a half of, or null for the mutex. */
     private final ReadWriteLockImpl readWrite;
@@ -121,12 +121,14 @@ final class ThreadOwnedLock extends AbstractAcquirable implements DistributedLoc
     }
 
     /** @return this service's acquisitions waiting in the local queue, not yet at the server */
-    int queuedLocally() {
+    @Override
+    public int queuedLocally() {
         return gate == null ? 0 : gate.queued();
     }
 
     /** Fails the acquisitions waiting in the local queue (the service is closing). */
-    void closeGate() {
+    @Override
+    public void closeLocalQueues() {
         if (gate != null) {
             gate.close();
         }
