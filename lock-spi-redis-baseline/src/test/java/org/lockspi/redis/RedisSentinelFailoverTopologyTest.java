@@ -41,6 +41,12 @@ class RedisSentinelFailoverTopologyTest {
     private static final int TRIALS = Integer.getInteger("lockspi.redis.failoverTrials", 5);
     /** Long enough to outlive a failover: renewals every 3.3 s, valid for 9.9 s after the last one. */
     private static final String PARAMETERS = "leaseTime=10s&connectTimeout=2s&socketTimeout=1s";
+    /**
+     * The checking client lives through the same failover: its connection is suspended too, and it comes back when
+     * its own probe reaches the new master, which may be a few ms after the holder's leases settled. It waits that
+     * out instead of failing fast (the default failFast is 250 ms).
+     */
+    private static final String CHECKER = PARAMETERS + "&failFast=10s";
     private static final Duration DOWN_AFTER = Duration.ofMillis(1000);
     private static final Duration SETTLE = Duration.ofSeconds(30);
     private static final long MS = 1_000_000L;
@@ -59,7 +65,7 @@ class RedisSentinelFailoverTopologyTest {
         List<Figures> figures = new ArrayList<>();
         try (SentinelRedisBackend redis = SentinelRedisBackend.start(DOWN_AFTER, Duration.ofSeconds(2), false)) {
             for (int trial = 0; trial < TRIALS; trial++) {
-                try (LockService holder = open(redis); LockService other = open(redis)) {
+                try (LockService holder = open(redis, PARAMETERS); LockService other = open(redis, CHECKER)) {
                     List<Held> held = acquire(holder, "failover-" + trial + "-");
                     long killed = System.nanoTime();
                     InetSocketAddress old = redis.killMaster();
@@ -75,7 +81,7 @@ class RedisSentinelFailoverTopologyTest {
     void replicationCutBeforeTheKill() {
         Figures figures;
         try (SentinelRedisBackend redis = SentinelRedisBackend.start(DOWN_AFTER, Duration.ofSeconds(60), true);
-             LockService holder = open(redis); LockService other = open(redis)) {
+             LockService holder = open(redis, PARAMETERS); LockService other = open(redis, CHECKER)) {
             List<Held> before = acquire(holder, "replicated-");
             // Every write so far reached the replica: WAIT returns the number of replicas that acknowledged it.
             assertEquals(1L, redis.command("WAIT", "1", "5000"), "the replica acknowledged the first locks");
@@ -98,8 +104,8 @@ class RedisSentinelFailoverTopologyTest {
         print("replication cut, then " + LOCKS + " more locks, then kill -9 of the master", List.of(figures));
     }
 
-    private static LockService open(SentinelRedisBackend redis) {
-        return Locks.open(redis.uri() + "?" + PARAMETERS, new RedisLockProvider());
+    private static LockService open(SentinelRedisBackend redis, String parameters) {
+        return Locks.open(redis.uri() + "?" + parameters, new RedisLockProvider());
     }
 
     private static List<Held> acquire(LockService service, String prefix) {
