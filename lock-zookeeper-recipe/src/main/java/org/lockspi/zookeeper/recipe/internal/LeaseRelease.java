@@ -10,7 +10,7 @@ import org.lockspi.LockException;
 import org.lockspi.zookeeper.recipe.ZkOps;
 
 /**
- * The release of a lease: its node deleted on the cleaner thread, waited for at most the release bound (past it, or
+ * The release of a lease: its node deleted on a cleaner thread, waited for at most the release bound (past it, or
  * with the connection down, the delete is left to the reconnection or the session's end, and the caller is told
  * with {@link DeleteFailures}). A release whose delete is under way when the connection drops stops waiting then:
  * the request may wait for the client's next reconnection attempt, seconds, and the cleaner leaves the delete to

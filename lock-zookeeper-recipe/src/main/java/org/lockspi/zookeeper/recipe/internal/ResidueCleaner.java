@@ -12,14 +12,20 @@ import org.lockspi.zookeeper.recipe.ZkOps;
 
 /**
  * The nodes of ours that must go and could not yet: deleted now if the server can be told, else kept as residue and
- * deleted when the connection returns, on one cleaner thread of the backend (started when there is work, gone one
- * second after). An expired session takes the residue with it (the nodes are ephemeral); so does close.
+ * deleted when the connection returns, on the backend's cleaner threads (started when there is work, each gone one
+ * second after its last). An expired session takes the residue with it (the nodes are ephemeral); so does close.
  *
- * <p>Thread-safe. The cleaner thread's name starts with {@code lockspi-zk-cleaner}.
+ * <p>Up to {@value #WIDTH} deletes run at once: each waits for its answer on a thread of its own, and the client
+ * pipelines them, so the releases of a service's threads do not queue behind one round trip each (one cleaner
+ * thread capped a service at about one release per round trip).
+ *
+ * <p>Thread-safe. The cleaner threads' names start with {@code lockspi-zk-cleaner}.
  */
 final class ResidueCleaner {
     private static final System.Logger LOG = System.getLogger(ResidueCleaner.class.getName());
     private static final AtomicInteger CLEANERS = new AtomicInteger();
+    /** The most deletes under way at once. */
+    static final int WIDTH = 8;
 
     private final ZkOps ops;
     private final SessionGate gate;
@@ -30,7 +36,7 @@ final class ResidueCleaner {
     ResidueCleaner(ZkOps ops, SessionGate gate) {
         this.ops = ops;
         this.gate = gate;
-        this.cleaner = OnDemandThread.executor("lockspi-zk-cleaner", CLEANERS);
+        this.cleaner = OnDemandThread.executor("lockspi-zk-cleaner", CLEANERS, WIDTH);
     }
 
     /** Node(s) to delete: the children of {@code parent} whose names start with {@code name}, or that one node. */
@@ -119,7 +125,7 @@ final class ResidueCleaner {
     }
 
     /**
-     * Runs a delete of ours on the cleaner thread: {@link #deleteOrLeave} and then {@code done} with whether the
+     * Runs a delete of ours on a cleaner thread: {@link #deleteOrLeave} and then {@code done} with whether the
      * node is gone.
      *
      * @throws RejectedExecutionException if the backend is closing
@@ -158,7 +164,7 @@ final class ResidueCleaner {
         return true;
     }
 
-    /** The connection is back: deletes the residue on the cleaner thread. */
+    /** The connection is back: deletes the residue on a cleaner thread. */
     void drainLater() {
         if (!residue.isEmpty() && !gate.isClosed()) {
             try {
@@ -190,12 +196,12 @@ final class ResidueCleaner {
         residue.clear();
     }
 
-    /** Stops the cleaner thread (interrupting a delete under way); {@link #awaitClosed()} follows. */
+    /** Stops the cleaner threads (interrupting the deletes under way); {@link #awaitClosed()} follows. */
     void shutdown() {
         cleaner.shutdownNow();
     }
 
-    /** Forgets the residue (the session's end frees it) and waits, at most 5 s, for the cleaner thread to end. */
+    /** Forgets the residue (the session's end frees it) and waits, at most 5 s, for the cleaner threads to end. */
     void awaitClosed() {
         residue.clear();
         try {
