@@ -100,6 +100,43 @@ class LeaseReleaseTest extends OnFakeClient {
     }
 
     @Test
+    void theReleasesOfTwoThreadsHaveTheirDeletesUnderWayAtOnce() throws Exception {
+        FakeRecipe.Side a = recipe.open();
+        ZkLease first = a.acquire(mutex("together-1"), LONG);
+        ZkLease second = a.acquire(mutex("together-2"), LONG);
+        // each delete waits in its request for the other: one delete at a time would hold the second release
+        // behind the first past the release bound (500 ms here), and both would fail
+        CountDownLatch bothUnderWay = new CountDownLatch(2);
+        a.client().hook((op, path) -> {
+            if (op.equals("delete")) {
+                bothUnderWay.countDown();
+                bothUnderWay.await(5, TimeUnit.SECONDS);
+            }
+        });
+        CompletableFuture<Void> one = onThreadOfItsOwn(first::release);
+        CompletableFuture<Void> two = onThreadOfItsOwn(second::release);
+        one.get(10, TimeUnit.SECONDS);
+        two.get(10, TimeUnit.SECONDS);
+        assertEquals(0, bothUnderWay.getCount(), "both deletes were under way at once");
+        assertEquals(List.of(), recipe.nodes("together-1"));
+        assertEquals(List.of(), recipe.nodes("together-2"));
+    }
+
+    /** Runs {@code r} on a new thread (two releases need two threads; the common pool may have one). */
+    private static CompletableFuture<Void> onThreadOfItsOwn(Runnable r) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        new Thread(() -> {
+            try {
+                r.run();
+                done.complete(null);
+            } catch (Throwable e) {
+                done.completeExceptionally(e);
+            }
+        }, "releasing").start();
+        return done;
+    }
+
+    @Test
     void aLostLeaseTouchesNothingOnRelease() throws Exception {
         FakeRecipe.Side a = recipe.open();
         FakeRecipe.Side b = recipe.open();
