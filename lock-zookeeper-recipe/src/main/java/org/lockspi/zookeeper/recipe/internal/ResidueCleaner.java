@@ -17,7 +17,8 @@ import org.lockspi.zookeeper.recipe.ZkOps;
  *
  * <p>Up to {@value #WIDTH} deletes run at once: each waits for its answer on a thread of its own, and the client
  * pipelines them, so the releases of a service's threads do not queue behind one round trip each (one cleaner
- * thread capped a service at about one release per round trip).
+ * thread capped a service at about one release per round trip). A thread starts only when a delete finds none
+ * idle, so a service whose releases come one at a time keeps one.
  *
  * <p>Thread-safe. The cleaner threads' names start with {@code lockspi-zk-cleaner}.
  */
