@@ -113,27 +113,14 @@ class LeaseReleaseTest extends OnFakeClient {
                 bothUnderWay.await(5, TimeUnit.SECONDS);
             }
         });
-        CompletableFuture<Void> one = onThreadOfItsOwn(first::release);
-        CompletableFuture<Void> two = onThreadOfItsOwn(second::release);
+        // a new thread each: two releases need two threads, and the common pool may have one
+        CompletableFuture<Void> one = CompletableFuture.runAsync(first::release, r -> new Thread(r).start());
+        CompletableFuture<Void> two = CompletableFuture.runAsync(second::release, r -> new Thread(r).start());
         one.get(10, TimeUnit.SECONDS);
         two.get(10, TimeUnit.SECONDS);
         assertEquals(0, bothUnderWay.getCount(), "both deletes were under way at once");
         assertEquals(List.of(), recipe.nodes("together-1"));
         assertEquals(List.of(), recipe.nodes("together-2"));
-    }
-
-    /** Runs {@code r} on a new thread (two releases need two threads; the common pool may have one). */
-    private static CompletableFuture<Void> onThreadOfItsOwn(Runnable r) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        new Thread(() -> {
-            try {
-                r.run();
-                done.complete(null);
-            } catch (Throwable e) {
-                done.completeExceptionally(e);
-            }
-        }, "releasing").start();
-        return done;
     }
 
     @Test
